@@ -1,0 +1,27 @@
+"""kernels-ref: a literate reference implementation of kernel methods.
+
+Each module is one topic of the course and each function one formula; the docstrings give the
+formula and the course text it comes from. Learners take Gram matrices (the kernel trick):
+build them with :mod:`kernels_ref.kernels`, then pass ``K`` (and ``K_test`` of shape
+``(n_test, n_train)`` for prediction).
+
+Modules
+-------
+kernels        Kernels and Gram matrices, positive semi-definiteness.
+feature_space  Feature maps, distances, centring, the nearest-centroid classifier.
+exceptions     The dedicated exception and warnings.
+"""
+
+from . import exceptions, feature_space, kernels
+from .exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConvergenceWarning",
+    "NotPSDWarning",
+    "NotSeparableError",
+    "exceptions",
+    "feature_space",
+    "kernels",
+]

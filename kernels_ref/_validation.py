@@ -1,0 +1,150 @@
+"""Input checks shared by every public function of :mod:`kernels_ref`.
+
+One place decides what is valid and words the error, so that every function rejects bad input
+the same way: a :class:`ValueError` whose message starts with the name of the argument.
+The checks return new float arrays or views that the callers never write to: inputs are never
+modified in place.
+"""
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from .exceptions import NotPSDWarning
+
+__all__ = [
+    "check_array",
+    "check_gram",
+    "check_labels",
+    "check_positive",
+    "check_real",
+    "check_in_range",
+    "check_integer",
+    "check_same_n",
+    "check_test_gram",
+]
+
+
+def check_array(a, name, ndim=2, n_rows=None, n_cols=None):
+    """Return ``a`` as a finite float array of ``ndim`` dimensions, or raise ``ValueError``.
+
+    ``n_rows`` and ``n_cols`` (when given) fix the first and second dimensions.
+    """
+    try:
+        arr = np.asarray(a, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be an array of real numbers ({exc})") from None
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if n_rows is not None and arr.shape[0] != n_rows:
+        raise ValueError(f"{name} must have {n_rows} rows, got shape {arr.shape}")
+    if n_cols is not None and ndim == 2 and arr.shape[1] != n_cols:
+        raise ValueError(f"{name} must have {n_cols} columns, got shape {arr.shape}")
+    return arr
+
+
+def check_gram(K, name="K", psd=True, rtol=1e-10):
+    """Return a square, symmetric, finite Gram matrix; warn if it is clearly not PSD.
+
+    Symmetry is checked to ``rtol`` relative to the largest entry. With ``psd=True`` a
+    :class:`~kernels_ref.exceptions.NotPSDWarning` is issued when the smallest eigenvalue is
+    below ``-1e-8`` times the largest absolute eigenvalue (a round-off margin).
+    """
+    K = check_array(K, name, ndim=2)
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"{name} must be square, got shape {K.shape}")
+    scale = max(float(np.max(np.abs(K))), 1.0)
+    if not np.allclose(K, K.T, rtol=0.0, atol=rtol * scale):
+        raise ValueError(f"{name} must be symmetric")
+    if psd and K.shape[0] <= 2000:
+        eig = np.linalg.eigvalsh(K)
+        if eig[0] < -1e-8 * max(abs(eig[0]), abs(eig[-1])):
+            warnings.warn(
+                f"{name} is not positive semi-definite (smallest eigenvalue {eig[0]:.3g})",
+                NotPSDWarning,
+                stacklevel=3,
+            )
+    return K
+
+
+def check_test_gram(K_test, n_train, name="K_test"):
+    """Return a finite test Gram matrix of shape ``(n_test, n_train)``."""
+    return check_array(K_test, name, ndim=2, n_cols=n_train)
+
+
+def check_labels(y, n=None, name="y"):
+    """Return labels as a float array of -1.0 and +1.0, with both classes present."""
+    y = check_array(y, name, ndim=1, n_rows=n)
+    if not np.all((y == 1.0) | (y == -1.0)):
+        bad = np.unique(y[(y != 1.0) & (y != -1.0)])[:5]
+        raise ValueError(f"{name} must contain only -1 and +1, found {bad.tolist()}")
+    if np.all(y == y[0]):
+        raise ValueError(f"{name} must contain both classes -1 and +1, found only {y[0]:+.0f}")
+    return y
+
+
+def check_positive(value, name, allow_inf=False):
+    """Return ``value`` as a float if it is > 0 (and finite unless ``allow_inf``)."""
+    value = _check_real(value, name)
+    if math.isnan(value) or value <= 0 or (math.isinf(value) and not allow_inf):
+        raise ValueError(f"{name} must be a positive {'' if allow_inf else 'finite '}number, got {value}")
+    return value
+
+
+def check_in_range(value, name, low, high, low_open=False, high_open=False):
+    """Return ``value`` as a float if it lies in the interval from ``low`` to ``high``.
+
+    ``low_open`` / ``high_open`` exclude the end points.
+    """
+    value = _check_real(value, name)
+    too_low = value <= low if low_open else value < low
+    too_high = value >= high if high_open else value > high
+    if math.isnan(value) or too_low or too_high:
+        interval = f"{'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
+        raise ValueError(f"{name} must lie in {interval}, got {value}")
+    return value
+
+
+def check_integer(value, name, low=None, high=None):
+    """Return ``value`` as an ``int`` with ``low <= value <= high`` (bounds optional)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        raise ValueError(f"{name} must lie in [{lo}, {hi}], got {value}")
+    return value
+
+
+def check_same_n(a, b, name_a, name_b):
+    """Raise unless arrays ``a`` and ``b`` have the same number of rows."""
+    if a.shape[0] != b.shape[0]:
+        raise ValueError(
+            f"{name_a} and {name_b} must have the same number of rows, "
+            f"got {a.shape[0]} and {b.shape[0]}"
+        )
+
+
+def check_real(value, name, low=None):
+    """Return ``value`` as a finite float, ``>= low`` when ``low`` is given."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    return value
+
+
+def _check_real(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    return float(value)

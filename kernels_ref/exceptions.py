@@ -1,0 +1,20 @@
+"""Exceptions and warnings raised by :mod:`kernels_ref`.
+
+Bad input raises :class:`ValueError` (or one of its subclasses below) naming the offending
+argument; a result that is returned but deserves attention (a Gram matrix that is not positive
+semi-definite, a solver stopped by its iteration limit) is signalled by a warning.
+"""
+
+__all__ = ["ConvergenceWarning", "NotPSDWarning", "NotSeparableError"]
+
+
+class NotSeparableError(ValueError):
+    """The hard-margin problem has no solution: the data are not separable in feature space."""
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative method stopped at its iteration limit before meeting its tolerance."""
+
+
+class NotPSDWarning(UserWarning):
+    """A Gram matrix has a clearly negative eigenvalue: the "kernel" is not positive definite."""

@@ -1,0 +1,331 @@
+r"""Geometry in feature space through the kernel alone (chapter 1, "The kernel trick").
+
+Explicit feature maps (the polynomial map, the map of a finite set read off :math:`K = UDU^T`),
+distances between points and to the barycentre of a set, the nearest-centroid classifier, and
+the centring of Gram matrices. Every quantity is written with kernel values only: the point of
+the kernel trick is that :math:`\Phi` is never needed.
+
+Conventions: ``K_test`` has shape ``(m, n)`` with ``K_test[a, i] = k(t_a, x_i)`` for ``m`` new
+points :math:`t_a` and ``n`` training points :math:`x_i`; ``diag_test[a] = k(t_a, t_a)``.
+"""
+
+import itertools
+import math
+
+import numpy as np
+
+from ._validation import (
+    check_array,
+    check_gram,
+    check_integer,
+    check_labels,
+    check_real,
+    check_test_gram,
+)
+from .kernels import gaussian_kernel
+
+__all__ = [
+    "center_gram",
+    "center_test_gram",
+    "distance_to_set",
+    "finite_feature_map",
+    "gaussian_distance",
+    "kernel_distance",
+    "nearest_centroid_decision",
+    "polynomial_feature_dimension",
+    "polynomial_feature_map",
+]
+
+
+def polynomial_feature_map(X, degree=2, c=1.0):
+    r"""Explicit feature map of the polynomial kernel, :math:`\langle \Phi(x), \Phi(y) \rangle
+    = (c + \langle x, y \rangle)^{\text{degree}}`.
+
+    .. math::
+        \Phi(x) = \left( \sqrt{\tbinom{D}{k_0, k_1, \dots, k_d}\, c^{k_0}}\;
+        x_1^{k_1} \cdots x_d^{k_d} \right)_{k_0 + k_1 + \dots + k_d = D}
+
+    by the multinomial theorem applied to :math:`(\sqrt{c}^{\,2} + x_1 y_1 + \dots + x_d y_d)^D`.
+    For :math:`c = 0` the monomials with :math:`k_0 > 0` vanish and are dropped.
+
+    Source: Rousseau, *Kernel methods* (2022): for :math:`d = 2`, :math:`c = 1`, :math:`D = 2`,
+    :math:`\Phi(x) = (1, x_1^2, x_2^2, \sqrt2 x_1, \sqrt2 x_2, \sqrt2 x_1 x_2)`; Valle Vidal
+    (2009): for :math:`c = 0`, :math:`\Phi(x) = (x_1^2, x_2^2, \sqrt2 x_1 x_2)`. Coordinates
+    come in the order of ``itertools.combinations_with_replacement``, not the texts' order.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    degree : int >= 1
+    c : float >= 0
+
+    Returns
+    -------
+    Phi : ndarray, shape (n, p)
+        ``p = polynomial_feature_dimension(d, degree, homogeneous=(c == 0))``.
+
+    Examples
+    --------
+    >>> Phi = polynomial_feature_map([[1.0, 2.0], [3.0, 4.0]], degree=2, c=1.0)
+    >>> float(Phi[0] @ Phi[1])  # (1 + 11)^2
+    144.0
+    """
+    X = check_array(X, "X")
+    degree = check_integer(degree, "degree", low=1)
+    c = check_real(c, "c", low=0.0)
+    n, d = X.shape
+    # Column 0 holds sqrt(c), the "constant coordinate" of the multinomial expansion.
+    Z = np.column_stack([np.full(n, math.sqrt(c)), X])
+    first = 1 if c == 0 else 0
+    columns = []
+    for combo in itertools.combinations_with_replacement(range(first, d + 1), degree):
+        counts = np.bincount(combo, minlength=d + 1)
+        coef = math.factorial(degree) / math.prod(math.factorial(k) for k in counts)
+        columns.append(math.sqrt(coef) * np.prod(Z[:, list(combo)], axis=1))
+    return np.column_stack(columns)
+
+
+def polynomial_feature_dimension(d, degree, homogeneous=False):
+    r"""Dimension of the polynomial feature space: the number of monomials.
+
+    .. math::
+        \binom{d + D - 1}{D} \text{ for } \langle x, y\rangle^D, \qquad
+        \binom{d + D}{D} \text{ for } (c + \langle x, y\rangle)^D,\ c > 0.
+
+    Source: Valle Vidal (2009), "Función de Kernel: Ejemplo (2)", which writes
+    :math:`\binom{n+d-1}{d}` for the homogeneous kernel with :math:`n` the input dimension.
+
+    Parameters
+    ----------
+    d : int >= 1
+        Input dimension.
+    degree : int >= 1
+    homogeneous : bool
+        ``True`` for :math:`c = 0`.
+
+    Returns
+    -------
+    int
+    """
+    d = check_integer(d, "d", low=1)
+    degree = check_integer(degree, "degree", low=1)
+    return math.comb(d + degree - (1 if homogeneous else 0), degree)
+
+
+def finite_feature_map(K, tol=1e-10):
+    r"""Feature map of a finite set read off the Gram matrix: :math:`\Phi(x_i) = \sqrt{D}\,u_i`.
+
+    With :math:`K = U D U^T` (``eigh``) and :math:`u_i` the :math:`i`-th **row** of
+    :math:`U`, :math:`K_{ij} = u_i^T D u_j = \langle \sqrt{D} u_i, \sqrt{D} u_j \rangle`.
+    Rows of the result are :math:`\Phi(x_i)`, so ``Phi @ Phi.T`` equals ``K``.
+
+    Source: Rousseau (2022), "From solution #1 to solution #2: when X is finite".
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Symmetric positive semi-definite.
+    tol : float >= 0
+        Eigenvalues in :math:`[-\text{tol}\,\lambda_{\max}, 0)` are round-off and set to 0.
+
+    Returns
+    -------
+    Phi : ndarray, shape (n, n)
+
+    Raises
+    ------
+    ValueError
+        If ``K`` has an eigenvalue below :math:`-\text{tol}\,\lambda_{\max}`: no feature map
+        exists for a matrix that is not PSD.
+    """
+    K = check_gram(K, psd=False)
+    tol = check_real(tol, "tol", low=0.0)
+    eigenvalues, U = np.linalg.eigh(K)
+    scale = max(1.0, abs(eigenvalues[0]), abs(eigenvalues[-1]))
+    if eigenvalues[0] < -tol * scale:
+        raise ValueError(
+            f"K is not positive semi-definite (smallest eigenvalue {eigenvalues[0]:.3g}): "
+            "no feature map reproduces it"
+        )
+    return U * np.sqrt(np.clip(eigenvalues, 0.0, None))
+
+
+def kernel_distance(K_xy, diag_x, diag_y, squared=False):
+    r"""Distances in feature space, :math:`d(x, y)^2 = K(x,x) + K(y,y) - 2K(x,y)`.
+
+    Source: Vert, *Méthodes à noyaux* (2004), "Exemple: calcul de distance".
+    Round-off can make a squared distance between nearly equal points slightly negative: it is
+    clipped at 0.
+
+    Parameters
+    ----------
+    K_xy : array_like, shape (m, n)
+        ``K_xy[a, i] = k(x_a, y_i)``.
+    diag_x : array_like, shape (m,)
+        ``k(x_a, x_a)``.
+    diag_y : array_like, shape (n,)
+        ``k(y_i, y_i)``.
+    squared : bool
+        Return :math:`d^2` instead of :math:`d`.
+
+    Returns
+    -------
+    D : ndarray, shape (m, n)
+    """
+    K_xy = check_array(K_xy, "K_xy")
+    diag_x = check_array(diag_x, "diag_x", ndim=1, n_rows=K_xy.shape[0])
+    diag_y = check_array(diag_y, "diag_y", ndim=1, n_rows=K_xy.shape[1])
+    D2 = diag_x[:, None] + diag_y[None, :] - 2.0 * K_xy
+    np.maximum(D2, 0.0, out=D2)
+    return D2 if squared else np.sqrt(D2, out=D2)
+
+
+def gaussian_distance(X, Y=None, sigma=1.0):
+    r"""Feature-space distance of the Gaussian kernel in closed form.
+
+    .. math:: d(x, y) = \sqrt{2\left(1 - e^{-\|x - y\|^2 / (2\sigma^2)}\right)}
+
+    Source: Vert (2004), "Calcul de distance". Every distance is below :math:`\sqrt 2`: all the
+    points lie on the unit sphere of the feature space.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    Y : array_like, shape (m, d), optional
+    sigma : float > 0
+
+    Returns
+    -------
+    D : ndarray, shape (n, m)
+    """
+    K = gaussian_kernel(X, Y, sigma=sigma)
+    K = 2.0 * (1.0 - K)
+    np.maximum(K, 0.0, out=K)
+    return np.sqrt(K, out=K)
+
+
+def distance_to_set(K_test, diag_test, K_set):
+    r"""Distance from points to the barycentre of a set in feature space, :math:`d(x, S)`.
+
+    .. math::
+        d(x, S) = \Big\| \Phi(x) - \frac1n \sum_{i=1}^n \Phi(x_i) \Big\|
+        = \sqrt{K(x,x) - \frac2n \sum_{i} K(x, x_i) + \frac1{n^2} \sum_{i,j} K(x_i, x_j)}
+
+    Source: Vert (2004), "Exemple: distance point - ensemble". The barycentre need not have a
+    pre-image in the input space.
+
+    Parameters
+    ----------
+    K_test : array_like, shape (m, n)
+        ``K_test[a, i] = K(x_a, s_i)`` for the ``n`` points of ``S``.
+    diag_test : array_like, shape (m,)
+        ``K(x_a, x_a)``.
+    K_set : array_like, shape (n, n)
+        Gram matrix of ``S``.
+
+    Returns
+    -------
+    d : ndarray, shape (m,)
+    """
+    K_set = check_gram(K_set, "K_set")
+    K_test = check_test_gram(K_test, K_set.shape[0])
+    diag_test = check_array(diag_test, "diag_test", ndim=1, n_rows=K_test.shape[0])
+    d2 = diag_test - 2.0 * K_test.mean(axis=1) + K_set.mean()
+    return np.sqrt(np.maximum(d2, 0.0))
+
+
+def nearest_centroid_decision(K_test, K_train, y):
+    r"""Decision function of the nearest-centroid (mean, "Euclidean") classifier.
+
+    .. math::
+        f(x) = d(x, S_-)^2 - d(x, S_+)^2
+        = \frac{2}{|S_+|} \sum_{x_i \in S_+} K(x, x_i)
+        - \frac{2}{|S_-|} \sum_{x_j \in S_-} K(x, x_j) + b,
+        \qquad
+        b = \frac{1}{|S_-|^2} \sum_{S_- \times S_-} K - \frac{1}{|S_+|^2} \sum_{S_+ \times S_+} K
+
+    :math:`K(x, x)` cancels; the class is :math:`\operatorname{sign} f(x)` (the closer
+    barycentre).
+
+    Source: Vert (2004), "Application en discrimination" (which prints the coefficients
+    :math:`\pm 1/|S_i|` where :math:`\mp 2/|S_i|` belong, see the errata); Rousseau (2022),
+    "Introductory example: the Euclidean classifier".
+
+    Parameters
+    ----------
+    K_test : array_like, shape (m, n)
+    K_train : array_like, shape (n, n)
+    y : array_like, shape (n,)
+        Labels in {-1, +1}; :math:`S_\pm = \{x_i : y_i = \pm 1\}`.
+
+    Returns
+    -------
+    f : ndarray, shape (m,)
+        Positive where the barycentre of the class +1 is the closer.
+    """
+    K_train = check_gram(K_train, "K_train")
+    n = K_train.shape[0]
+    K_test = check_test_gram(K_test, n)
+    y = check_labels(y, n)
+    plus, minus = y > 0, y < 0
+    b = K_train[np.ix_(minus, minus)].mean() - K_train[np.ix_(plus, plus)].mean()
+    return 2.0 * K_test[:, plus].mean(axis=1) - 2.0 * K_test[:, minus].mean(axis=1) + b
+
+
+def center_gram(K):
+    r"""Gram matrix of the data centred in feature space, :math:`K' = (I - U) K (I - U)`.
+
+    .. math::
+        K'_{ij} = K_{ij} - \frac1n \sum_k (K_{ik} + K_{jk}) + \frac1{n^2} \sum_{k,l} K_{kl},
+        \qquad U_{ij} = 1/n
+
+    computed with row and column means, without forming :math:`U`.
+
+    Source: Vert (2004), "Exemple: centrer des données"; Rousseau (2022), kernel PCA
+    (:math:`K^0 = Q_n K Q_n`).
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+
+    Returns
+    -------
+    K_centered : ndarray, shape (n, n)
+        Rows and columns sum to zero.
+    """
+    K = check_gram(K)
+    row_means = K.mean(axis=1)
+    Kc = K - row_means[:, None]
+    Kc -= row_means[None, :]
+    Kc += row_means.mean()
+    return Kc
+
+
+def center_test_gram(K_test, K_train):
+    r"""Inner products of new points with the training points, both centred on the training
+    barycentre :math:`m = \frac1n \sum_i \Phi(x_i)`.
+
+    .. math::
+        K'(t, x_j) = \langle \Phi(t) - m, \Phi(x_j) - m \rangle
+        = K(t, x_j) - \frac1n \sum_k K(t, x_k) - \frac1n \sum_k K(x_k, x_j)
+        + \frac1{n^2} \sum_{k,l} K(x_k, x_l)
+
+    In matrix form :math:`K'_{test} = (K_{test} - U_m K)(I - U)`, with :math:`U_m` the
+    :math:`m \times n` matrix of :math:`1/n`. Needed to project new points in kernel PCA.
+
+    Parameters
+    ----------
+    K_test : array_like, shape (m, n)
+    K_train : array_like, shape (n, n)
+
+    Returns
+    -------
+    K_test_centered : ndarray, shape (m, n)
+    """
+    K_train = check_gram(K_train, "K_train")
+    K_test = check_test_gram(K_test, K_train.shape[0])
+    train_means = K_train.mean(axis=0)
+    Kc = K_test - K_test.mean(axis=1)[:, None]
+    Kc -= train_means[None, :]
+    Kc += train_means.mean()
+    return Kc

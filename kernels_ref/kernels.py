@@ -1,0 +1,268 @@
+r"""Kernels and Gram matrices (chapter 1, "The kernel trick").
+
+Every kernel takes data ``X`` of shape ``(n, d)`` and an optional ``Y`` of shape ``(m, d)`` and
+returns the Gram matrix :math:`K_{ij} = k(x_i, y_j)` of shape ``(n, m)`` (``(n, n)`` with
+``Y = X`` when ``Y`` is omitted). They are vectorised: one matrix product, then element-wise
+operations done in place, so that no more than the result is allocated at full size.
+When ``Y`` is omitted the result is exactly symmetric.
+
+:func:`gram_loop` is the course's double loop, kept to compare against.
+"""
+
+import numpy as np
+
+from ._validation import check_array, check_gram, check_integer, check_positive, check_real
+
+__all__ = [
+    "gaussian_kernel",
+    "gram_loop",
+    "is_psd",
+    "linear_kernel",
+    "min_eigenvalue",
+    "polynomial_kernel",
+    "sigmoid_kernel",
+]
+
+# Rows per block of the Gaussian Gram matrix: a block (block x m floats) stays in cache while it
+# goes through the matrix product, the clipping and the exponential.
+_BLOCK = 128
+
+
+def _check_xy(X, Y):
+    """Validate ``X`` and ``Y`` (``Y`` may be ``None``) and return them as float arrays."""
+    X = check_array(X, "X")
+    if Y is None:
+        return X, None
+    return X, check_array(Y, "Y", n_cols=X.shape[1])
+
+
+def _inner_products(X, Y):
+    """:math:`\\langle x_i, y_j \\rangle` by one GEMM (``X @ X.T`` is exactly symmetric)."""
+    return X @ (X if Y is None else Y).T
+
+
+def linear_kernel(X, Y=None):
+    r"""Linear kernel :math:`k(x, y) = \langle x, y \rangle`.
+
+    Source: Rousseau, *Kernel methods* (2022), "Some examples"; Vert, *Méthodes à noyaux*
+    (2004), "Exemples 1D".
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    Y : array_like, shape (m, d), optional
+        Defaults to ``X``.
+
+    Returns
+    -------
+    K : ndarray, shape (n, m)
+
+    Examples
+    --------
+    >>> linear_kernel([[1.0, 2.0]], [[3.0, 4.0]])
+    array([[11.]])
+    """
+    X, Y = _check_xy(X, Y)
+    return _inner_products(X, Y)
+
+
+def polynomial_kernel(X, Y=None, degree=2, c=1.0):
+    r"""Polynomial kernel :math:`k(x, y) = (c + \langle x, y \rangle)^{\text{degree}}`.
+
+    Source: Rousseau (2022), "Some examples" (:math:`c \ge 0`, :math:`d > 0`); Valle Vidal,
+    *Vector de soporte y métodos de kernel* (2009), "Teorema de Mercer (2)" (:math:`c = 1`)
+    and "Función de Kernel: Ejemplo" (:math:`c = 0`, degree 2).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    Y : array_like, shape (m, d), optional
+    degree : int >= 1
+    c : float >= 0
+        ``c = 0`` gives the homogeneous kernel :math:`\langle x, y\rangle^{\text{degree}}`.
+
+    Returns
+    -------
+    K : ndarray, shape (n, m)
+
+    Examples
+    --------
+    >>> polynomial_kernel([[1.0, 2.0]], [[3.0, 4.0]], degree=2, c=1.0)
+    array([[144.]])
+    """
+    X, Y = _check_xy(X, Y)
+    degree = check_integer(degree, "degree", low=1)
+    c = check_real(c, "c", low=0.0)
+    K = _inner_products(X, Y)
+    K += c
+    return np.power(K, degree, out=K)
+
+
+def gaussian_kernel(X, Y=None, sigma=1.0):
+    r"""Gaussian (RBF) kernel :math:`k(x, y) = \exp\left(-\|x - y\|^2 / (2\sigma^2)\right)`.
+
+    Source: Vert (2004), "Calcul de distance"; Valle Vidal (2009), "Teorema de Mercer (2)";
+    KRR notes (001). Rousseau (2022) writes :math:`\exp(-\|x-y\|^2/\sigma^2)`, that is
+    ``sigma`` here equal to Rousseau's :math:`\sigma / \sqrt{2}`.
+
+    The squared distances come from one matrix product of augmented rows,
+    :math:`-\|x-y\|^2/(2\sigma^2) = \langle (x/\sigma, -\|x/\sigma\|^2/2, 1),
+    (y/\sigma, 1, -\|y/\sigma\|^2/2) \rangle`, computed by blocks of rows that are clipped at 0
+    (round-off can make a tiny squared distance negative) and exponentiated while in cache.
+    Without ``Y`` only the upper block triangle is computed and mirrored, so ``K`` is exactly
+    symmetric with a unit diagonal.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    Y : array_like, shape (m, d), optional
+    sigma : float > 0
+        Bandwidth.
+
+    Returns
+    -------
+    K : ndarray, shape (n, m)
+        Entries in (0, 1].
+
+    Examples
+    --------
+    >>> gaussian_kernel([[0.0, 0.0]], [[1.0, 1.0]], sigma=1.0)  # exp(-2/2)
+    array([[0.36787944]])
+    """
+    X, Y = _check_xy(X, Y)
+    sigma = check_positive(sigma, "sigma")
+    Xs = X / sigma
+    half_sq_x = 0.5 * np.einsum("ij,ij->i", Xs, Xs)
+    A = np.column_stack([Xs, -half_sq_x, np.ones(len(Xs))])
+    if Y is None:
+        B = np.column_stack([Xs, np.ones(len(Xs)), -half_sq_x])
+        return _exp_gram_symmetric(A, B)
+    Ys = Y / sigma
+    half_sq_y = 0.5 * np.einsum("ij,ij->i", Ys, Ys)
+    B = np.column_stack([Ys, np.ones(len(Ys)), -half_sq_y])
+    K = np.empty((len(A), len(B)))
+    for start in range(0, len(A), _BLOCK):
+        _exp_block(A[start : start + _BLOCK], B, K[start : start + _BLOCK])
+    return K
+
+
+def _exp_block(A, B, out):
+    """``out = exp(min(A @ B.T, 0))`` in place (``out`` is a block of the Gram matrix)."""
+    np.matmul(A, B.T, out=out)
+    np.minimum(out, 0.0, out=out)
+    np.exp(out, out=out)
+
+
+def _exp_gram_symmetric(A, B):
+    """Symmetric ``exp(min(A @ B.T, 0))``: upper block triangle computed, lower mirrored."""
+    n = len(A)
+    K = np.empty((n, n))
+    for start in range(0, n, _BLOCK):
+        stop = min(start + _BLOCK, n)
+        _exp_block(A[start:stop], B[start:], K[start:stop, start:])
+        diagonal_block = K[start:stop, start:stop]
+        np.fill_diagonal(diagonal_block, 1.0)
+        lower = np.tril_indices(stop - start, -1)
+        diagonal_block[lower] = diagonal_block.T[lower]
+        for col in range(stop, n, _BLOCK):
+            K[col : col + _BLOCK, start:stop] = K[start:stop, col : col + _BLOCK].T
+    return K
+
+
+def sigmoid_kernel(X, Y=None, gamma=1.0, c=0.0):
+    r"""Sigmoid "kernel" :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c)`.
+
+    Source: Rousseau (2022), "Some examples"; Valle Vidal (2009), "Teorema de Mercer (2)"
+    ("red neuronal", :math:`\tanh(k_1\langle x, z\rangle + k_2)`). Both list it among
+    kernels, but its Gram matrices are not positive semi-definite in general (see
+    :func:`min_eigenvalue`): it is not a kernel in the sense of the course.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    Y : array_like, shape (m, d), optional
+    gamma : float
+    c : float
+
+    Returns
+    -------
+    K : ndarray, shape (n, m)
+    """
+    X, Y = _check_xy(X, Y)
+    gamma = check_real(gamma, "gamma")
+    c = check_real(c, "c")
+    K = _inner_products(X, Y)
+    K *= gamma
+    K += c
+    return np.tanh(K, out=K)
+
+
+def gram_loop(k, X, Y=None):
+    r"""Gram matrix by the course's double loop, :math:`K_{ij} = k(x_i, y_j)` one entry at a time.
+
+    Source: KRR notes (001), the function building the kernel matrix. Kept only as the
+    reference the vectorised kernels are compared against (correctness and speed).
+
+    Parameters
+    ----------
+    k : callable
+        ``k(x, y)`` for two points of shape ``(d,)``, returning a float.
+    X : array_like, shape (n, d)
+    Y : array_like, shape (m, d), optional
+
+    Returns
+    -------
+    K : ndarray, shape (n, m)
+    """
+    if not callable(k):
+        raise ValueError(f"k must be callable, got {k!r}")
+    X, Y = _check_xy(X, Y)
+    Y = X if Y is None else Y
+    K = np.empty((len(X), len(Y)))
+    for i in range(len(X)):
+        for j in range(len(Y)):
+            K[i, j] = k(X[i], Y[j])
+    return K
+
+
+def min_eigenvalue(K):
+    r"""Smallest eigenvalue :math:`\lambda_{\min}(K)` of a symmetric matrix (``eigvalsh``).
+
+    A kernel is positive definite iff every Gram matrix has :math:`\lambda_{\min} \ge 0`
+    (Rousseau 2022, "Kernel: formal definition"; Valle Vidal 2009, Mercer).
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Symmetric.
+
+    Returns
+    -------
+    float
+    """
+    K = check_gram(K, psd=False)
+    return float(np.linalg.eigvalsh(K)[0])
+
+
+def is_psd(K, tol=1e-10):
+    r"""Whether :math:`K` is positive semi-definite: :math:`\lambda_{\min}(K) \ge -\text{tol}\,
+    \max(1, |\lambda|_{\max})`.
+
+    The tolerance is relative to the largest eigenvalue in absolute value, so that round-off in
+    a large Gram matrix is not mistaken for a negative direction.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Symmetric.
+    tol : float >= 0
+
+    Returns
+    -------
+    bool
+    """
+    K = check_gram(K, psd=False)
+    tol = check_real(tol, "tol", low=0.0)
+    eig = np.linalg.eigvalsh(K)
+    scale = max(1.0, abs(eig[0]), abs(eig[-1]))
+    return bool(eig[0] >= -tol * scale)
