@@ -26,7 +26,7 @@ test: $(INSTALLED)
 
 bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python benchmarks/gram.py
+	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

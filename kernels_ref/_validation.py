@@ -17,11 +17,11 @@ from .exceptions import NotPSDWarning
 __all__ = [
     "check_array",
     "check_gram",
+    "check_in_range",
+    "check_integer",
     "check_labels",
     "check_positive",
     "check_real",
-    "check_in_range",
-    "check_integer",
     "check_same_n",
     "check_test_gram",
 ]
@@ -93,7 +93,9 @@ def check_positive(value, name, allow_inf=False):
     """Return ``value`` as a float if it is > 0 (and finite unless ``allow_inf``)."""
     value = _check_real(value, name)
     if math.isnan(value) or value <= 0 or (math.isinf(value) and not allow_inf):
-        raise ValueError(f"{name} must be a positive {'' if allow_inf else 'finite '}number, got {value}")
+        raise ValueError(
+            f"{name} must be a positive {'' if allow_inf else 'finite '}number, got {value}"
+        )
     return value
 
 

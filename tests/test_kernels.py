@@ -1,0 +1,182 @@
+"""Tests of kernels_ref.kernels: closed forms, symmetry, PSD, and the course's double loop."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from kernels_ref.exceptions import NotPSDWarning
+from kernels_ref.kernels import (
+    gaussian_kernel,
+    gram_loop,
+    is_psd,
+    linear_kernel,
+    min_eigenvalue,
+    polynomial_kernel,
+    sigmoid_kernel,
+)
+
+finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def data(draw, max_n=12, max_d=4):
+    n = draw(st.integers(1, max_n))
+    d = draw(st.integers(1, max_d))
+    return draw(arrays(float, (n, d), elements=finite))
+
+
+PSD_KERNELS = [
+    lambda X, Y=None: linear_kernel(X, Y),
+    lambda X, Y=None: polynomial_kernel(X, Y, degree=3, c=1.0),
+    lambda X, Y=None: gaussian_kernel(X, Y, sigma=1.5),
+]
+
+
+# --- exact small cases ----------------------------------------------------------------------
+
+
+def test_linear_kernel_is_inner_product():
+    X = np.array([[1.0, 2.0], [0.0, -1.0]])
+    Y = np.array([[3.0, 4.0]])
+    assert np.array_equal(linear_kernel(X, Y), [[11.0], [-4.0]])
+
+
+def test_polynomial_kernel_small_case():
+    # (1 + <(1,2),(3,4)>)^2 = 12^2 ; homogeneous: 11^3
+    assert polynomial_kernel([[1.0, 2.0]], [[3.0, 4.0]], degree=2, c=1.0)[0, 0] == 144.0
+    assert polynomial_kernel([[1.0, 2.0]], [[3.0, 4.0]], degree=3, c=0.0)[0, 0] == 1331.0
+
+
+def test_gaussian_kernel_small_case():
+    # ||(0,0) - (3,4)||^2 = 25, sigma = 5: exp(-25 / 50)
+    K = gaussian_kernel([[0.0, 0.0]], [[3.0, 4.0]], sigma=5.0)
+    assert K[0, 0] == pytest.approx(np.exp(-0.5), rel=1e-15)
+
+
+def test_sigmoid_kernel_small_case():
+    K = sigmoid_kernel([[1.0, 2.0]], [[3.0, 4.0]], gamma=0.1, c=-1.0)
+    assert K[0, 0] == pytest.approx(np.tanh(0.1), rel=1e-15)
+
+
+def test_gaussian_kernel_far_points_underflow_to_zero_not_nan():
+    K = gaussian_kernel([[0.0]], [[1e3]], sigma=1.0)
+    assert K[0, 0] == 0.0
+
+
+# --- identities and invariants --------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(data(), st.floats(0.1, 10.0))
+def test_gaussian_kernel_matches_definition(X, sigma):
+    D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    np.testing.assert_allclose(
+        gaussian_kernel(X, sigma=sigma), np.exp(-D2 / (2 * sigma**2)), rtol=0, atol=1e-12
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(data(max_n=300, max_d=3), st.floats(0.1, 10.0))
+def test_gaussian_gram_is_exactly_symmetric_with_unit_diagonal(X, sigma):
+    # More rows than one block, so that the mirroring of the upper block triangle is exercised.
+    K = gaussian_kernel(X, sigma=sigma)
+    assert np.array_equal(K, K.T)
+    assert np.all(np.diag(K) == 1.0)
+    assert np.all((K >= 0) & (K <= 1))
+
+
+@settings(max_examples=30, deadline=None)
+@given(data(max_n=300, max_d=3), st.floats(0.5, 5.0))
+def test_gaussian_kernel_with_y_equal_x_matches_symmetric_path(X, sigma):
+    np.testing.assert_allclose(
+        gaussian_kernel(X, X.copy(), sigma=sigma), gaussian_kernel(X, sigma=sigma), atol=1e-12
+    )
+
+
+@pytest.mark.parametrize("kernel", PSD_KERNELS)
+@settings(max_examples=40, deadline=None)
+@given(X=data())
+def test_gram_of_positive_definite_kernel_is_symmetric_psd(kernel, X):
+    K = kernel(X)
+    assert np.array_equal(K, K.T)
+    assert is_psd(K, tol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data(max_n=6, max_d=3), st.integers(1, 4), st.floats(0.0, 3.0))
+def test_vectorised_kernels_equal_the_double_loop(X, degree, c):
+    def poly(x, y):
+        return (c + x @ y) ** degree
+
+    np.testing.assert_allclose(
+        polynomial_kernel(X, degree=degree, c=c), gram_loop(poly, X), rtol=1e-12, atol=1e-9
+    )
+    np.testing.assert_allclose(linear_kernel(X), gram_loop(np.dot, X), rtol=1e-12, atol=1e-12)
+
+
+def test_sigmoid_gram_is_not_psd_in_general():
+    X = np.array([[1.0], [2.0]])
+    # tanh(x y) on {1, 2}: [[tanh 1, tanh 2], [tanh 2, tanh 4]] has determinant < 0.
+    K = sigmoid_kernel(X, gamma=1.0, c=0.0)
+    assert np.linalg.det(K) < 0
+    assert min_eigenvalue(K) < 0
+    assert not is_psd(K)
+
+
+def test_min_eigenvalue_of_diagonal_matrix():
+    assert min_eigenvalue(np.diag([3.0, -2.0, 5.0])) == -2.0
+
+
+def test_is_psd_tolerates_round_off_only():
+    assert is_psd(np.diag([1.0, -1e-13]))
+    assert not is_psd(np.diag([1.0, -1e-6]))
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: linear_kernel([[np.nan, 1.0]]), "X"),
+        (lambda: linear_kernel([[np.inf, 1.0]]), "X"),
+        (lambda: linear_kernel([1.0, 2.0]), "X"),
+        (lambda: linear_kernel([[1.0, 2.0]], [[1.0, 2.0, 3.0]]), "Y"),
+        (lambda: linear_kernel(np.empty((0, 2))), "X"),
+        (lambda: polynomial_kernel([[1.0]], degree=0), "degree"),
+        (lambda: polynomial_kernel([[1.0]], degree=1.5), "degree"),
+        (lambda: polynomial_kernel([[1.0]], c=-1.0), "c"),
+        (lambda: gaussian_kernel([[1.0]], sigma=0.0), "sigma"),
+        (lambda: gaussian_kernel([[1.0]], sigma=-1.0), "sigma"),
+        (lambda: gaussian_kernel([[1.0]], sigma=np.nan), "sigma"),
+        (lambda: gaussian_kernel([[1.0]], [[np.nan]]), "Y"),
+        (lambda: sigmoid_kernel([[1.0]], gamma=np.inf), "gamma"),
+        (lambda: sigmoid_kernel([[1.0]], c="a"), "c"),
+        (lambda: gram_loop("not callable", [[1.0]]), "k"),
+        (lambda: min_eigenvalue([[1.0, 2.0]]), "K"),
+        (lambda: min_eigenvalue([[1.0, 2.0], [0.0, 1.0]]), "K"),
+        (lambda: is_psd(np.eye(2), tol=-1.0), "tol"),
+    ],
+)
+def test_bad_input_raises_value_error_naming_the_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_inputs_are_not_modified():
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(200, 3)), rng.normal(size=(5, 3))
+    X0, Y0 = X.copy(), Y.copy()
+    for kernel in (linear_kernel, polynomial_kernel, gaussian_kernel, sigmoid_kernel):
+        kernel(X)
+        kernel(X, Y)
+    assert np.array_equal(X, X0) and np.array_equal(Y, Y0)
+
+
+def test_not_psd_gram_warns_where_a_learner_checks_it():
+    from kernels_ref.feature_space import center_gram
+
+    with pytest.warns(NotPSDWarning, match="K"):
+        center_gram(np.diag([1.0, -1.0]))

@@ -1,0 +1,57 @@
+"""Tests of the shared validation helpers: one wording for every function."""
+
+import numpy as np
+import pytest
+
+from kernels_ref import _validation as v
+
+
+def test_check_labels_accepts_plus_minus_one_and_returns_floats():
+    y = v.check_labels([1, -1, 1])
+    assert y.dtype == float and np.array_equal(y, [1.0, -1.0, 1.0])
+
+
+@pytest.mark.parametrize("y", [[0, 1], [1, 2, -1], [1, 1, 1], [-1.0, -1.0]])
+def test_check_labels_rejects_other_values_and_single_class(y):
+    with pytest.raises(ValueError, match=r"^y must contain"):
+        v.check_labels(y)
+
+
+def test_check_labels_checks_length():
+    with pytest.raises(ValueError, match=r"^y must have 3 rows"):
+        v.check_labels([1, -1], n=3)
+
+
+def test_check_gram_rejects_non_square_and_non_symmetric():
+    with pytest.raises(ValueError, match=r"^K must be square"):
+        v.check_gram(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"^K must be symmetric"):
+        v.check_gram([[1.0, 0.5], [0.4, 1.0]])
+
+
+@pytest.mark.parametrize("value", [0.0, -1.0, np.nan, np.inf, "1", True])
+def test_check_positive_rejects(value):
+    with pytest.raises(ValueError, match=r"^C must"):
+        v.check_positive(value, "C")
+
+
+def test_check_positive_allows_inf_on_request():
+    assert v.check_positive(np.inf, "C", allow_inf=True) == np.inf
+
+
+def test_check_in_range_open_and_closed_ends():
+    assert v.check_in_range(1.0, "nu", 0.0, 1.0, low_open=True) == 1.0
+    with pytest.raises(ValueError, match=r"^nu must lie in \(0.0, 1.0\]"):
+        v.check_in_range(0.0, "nu", 0.0, 1.0, low_open=True)
+
+
+def test_check_integer_rejects_bool_and_float():
+    for value in (True, 2.0, "3"):
+        with pytest.raises(ValueError, match=r"^k must be an integer"):
+            v.check_integer(value, "k")
+    assert v.check_integer(np.int64(3), "k", low=1) == 3
+
+
+def test_check_same_n():
+    with pytest.raises(ValueError, match=r"^X and y must have the same number of rows"):
+        v.check_same_n(np.ones((2, 1)), np.ones(3), "X", "y")
