@@ -9,10 +9,11 @@ Modules
 -------
 kernels        Kernels and Gram matrices, positive semi-definiteness.
 feature_space  Feature maps, distances, centring, the nearest-centroid classifier.
+regression     The representer theorem (span decomposition), kernel ridge regression.
 exceptions     The dedicated exception and warnings.
 """
 
-from . import exceptions, feature_space, kernels
+from . import exceptions, feature_space, kernels, regression
 from .exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
 __version__ = "0.1.0"
@@ -24,4 +25,5 @@ __all__ = [
     "exceptions",
     "feature_space",
     "kernels",
+    "regression",
 ]
