@@ -55,3 +55,22 @@ def test_check_integer_rejects_bool_and_float():
 def test_check_same_n():
     with pytest.raises(ValueError, match=r"^X and y must have the same number of rows"):
         v.check_same_n(np.ones((2, 1)), np.ones(3), "X", "y")
+
+
+def test_check_gram_warns_for_a_matrix_that_is_not_psd():
+    from kernels_ref.exceptions import NotPSDWarning
+
+    with pytest.warns(NotPSDWarning, match="K1 is not positive semi-definite"):
+        v.check_gram([[1.0, 2.0], [2.0, 1.0]], name="K1")
+
+
+def test_check_gram_accepts_singular_psd_matrices_without_warning():
+    import warnings
+
+    from kernels_ref.kernels import gaussian_kernel
+
+    X = np.repeat(np.random.default_rng(0).normal(size=(30, 2)), 2, axis=0)  # duplicate points
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v.check_gram(gaussian_kernel(X, sigma=3.0))
+        v.check_gram(np.zeros((3, 3)))
