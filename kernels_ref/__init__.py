@@ -9,11 +9,12 @@ Modules
 -------
 kernels        Kernels and Gram matrices, positive semi-definiteness.
 feature_space  Feature maps, distances, centring, the nearest-centroid classifier.
+cca            Linear and kernel canonical correlation analysis (regularised).
 regression     The representer theorem (span decomposition), kernel ridge regression.
 exceptions     The dedicated exception and warnings.
 """
 
-from . import exceptions, feature_space, kernels, regression
+from . import cca, exceptions, feature_space, kernels, regression
 from .exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
 __version__ = "0.1.0"
@@ -22,6 +23,7 @@ __all__ = [
     "ConvergenceWarning",
     "NotPSDWarning",
     "NotSeparableError",
+    "cca",
     "exceptions",
     "feature_space",
     "kernels",

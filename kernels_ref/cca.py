@@ -1,0 +1,384 @@
+r"""Canonical correlation analysis, linear and kernel (chapter 12, "Kernel CCA").
+
+CCA looks for directions :math:`w^1, w^2` whose projections of two paired views are maximally
+correlated. Both problems are generalised symmetric eigenproblems :math:`A x = \rho B x`; they
+are solved here by whitening :math:`B` (a Cholesky factor for the linear problem, the eigenbasis
+of the Gram matrix for the kernel problem) and one SVD of the whitened cross-covariance.
+
+Conventions. As in Valle Vidal (2009), covariances are plain sums,
+:math:`C_{jk} = \sum_i x_i^j (x_i^k)^T` over the centred data (no :math:`1/n`): the regularisation
+constant :math:`\kappa` (``reg``) is in the same units as the Gram matrices. Directions are
+normalised so that the projections have unit **sum of squares** (plus the penalty when
+``reg > 0``): :math:`w^T (C_{jj} + \kappa I) w = 1` and
+:math:`\alpha^T (K_j^2 + \kappa K_j)\alpha = 1`. Each pair is signed so that the largest score
+of the first view is positive. The regularised problems correspond exactly: the linear kernel
+with ``reg`` gives the linear problem with ``C + reg I`` (see :func:`kernel_cca`).
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import (
+    check_array,
+    check_gram,
+    check_integer,
+    check_real,
+    check_same_n,
+    check_test_gram,
+)
+from .exceptions import NotPSDWarning
+from .feature_space import center_gram, center_test_gram
+
+__all__ = [
+    "CCAResult",
+    "KernelCCAResult",
+    "kernel_cca",
+    "kernel_cca_transform",
+    "linear_cca",
+]
+
+
+@dataclass(frozen=True)
+class CCAResult:
+    r"""Linear CCA: canonical correlations and directions, one column per pair.
+
+    The canonical variates of new points ``X1_new`` are ``(X1_new - mean1) @ w1``.
+
+    Attributes
+    ----------
+    correlations : ndarray, shape (k,)
+        Canonical correlations :math:`\rho_1 \ge \dots \ge \rho_k` in [0, 1] (regularised
+        when ``reg > 0``).
+    w1, w2 : ndarray, shapes (d1, k) and (d2, k)
+        Directions, with :math:`w^T (C_{jj} + \kappa I) w = 1`.
+    mean1, mean2 : ndarray, shapes (d1,) and (d2,)
+        Column means removed before the analysis.
+    reg : float
+        The regularisation :math:`\kappa`.
+    residual : float
+        Normwise backward error of the generalised eigenproblem (Frobenius norms),
+        :math:`\max_k \|A x_k - \rho_k B x_k\| / ((\|A\| + \rho_k \|B\|)\|x_k\|)`:
+        how well the answer satisfies the equations it solves (round-off is about 1e-15).
+    """
+
+    correlations: np.ndarray
+    w1: np.ndarray
+    w2: np.ndarray
+    mean1: np.ndarray
+    mean2: np.ndarray
+    reg: float
+    residual: float
+
+
+@dataclass(frozen=True)
+class KernelCCAResult:
+    r"""Kernel CCA: canonical correlations and dual coefficients, one column per pair.
+
+    The canonical variates of the training points are ``K1c @ alpha1`` with ``K1c`` the
+    (centred) Gram matrix; those of new points come from :func:`kernel_cca_transform`.
+
+    Attributes
+    ----------
+    correlations : ndarray, shape (k,)
+        :math:`\rho_1 \ge \dots \ge \rho_k` in [0, 1]. With ``reg > 0`` these are the values of
+        the regularised objective, smaller than the plain correlations of the training variates.
+    alpha1, alpha2 : ndarray, shape (n, k)
+        Dual coefficients, :math:`w^j = \sum_i \alpha^j_i \Phi_j(x^j_i)`, with
+        :math:`\alpha^T (K_j^2 + \kappa K_j) \alpha = 1`; they lie in the range of
+        :math:`K_j` (the minimum-norm choice).
+    reg : float
+        The regularisation :math:`\kappa`.
+    rank1, rank2 : int
+        Numerical ranks of the (centred) Gram matrices: eigenvalues above ``tol`` times the
+        largest.
+    residual : float
+        Normwise backward error of the generalised eigenproblem, as in :class:`CCAResult`
+        (with :math:`\|K_1\|_2\|K_2\|_2` bounding :math:`\|K_1K_2\|`).
+    """
+
+    correlations: np.ndarray
+    alpha1: np.ndarray
+    alpha2: np.ndarray
+    reg: float
+    rank1: int
+    rank2: int
+    residual: float
+
+
+def _whitening_factor(C, name, index, reg, tol):
+    """Cholesky factor ``L`` of ``C = L L^T``, refusing a numerically singular ``C``."""
+    eig = np.linalg.eigvalsh(C)
+    if eig[-1] <= 0 or eig[0] <= tol * eig[-1]:
+        ratio = eig[0] / eig[-1] if eig[-1] > 0 else 0.0
+        raise ValueError(
+            f"{name} gives a singular C_{index}{index}{' + reg I' if reg else ''} (smallest / "
+            f"largest eigenvalue {ratio:.1e} <= tol = {tol:.0e}): the centred columns of {name} "
+            "are linearly dependent (always so when n <= d); remove them or pass reg > 0"
+        )
+    return np.linalg.cholesky(C)
+
+
+def _sign_convention(scores, *coefs):
+    """Flip each pair so that the largest score (in absolute value) of view 1 is positive."""
+    idx = np.argmax(np.abs(scores), axis=0)
+    signs = np.where(scores[idx, np.arange(scores.shape[1])] < 0, -1.0, 1.0)
+    return [c * signs for c in coefs]
+
+
+def _backward_error(A_x, B_x, rho, norm_A, norm_B, x_norm):
+    """Largest normwise backward error over the columns (one eigenpair per column)."""
+    res = np.linalg.norm(A_x - rho * B_x, axis=0)
+    scale = (norm_A + rho * norm_B) * x_norm
+    return float(np.max(res / np.where(scale > 0, scale, 1.0)))
+
+
+def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
+    r"""Linear canonical correlation analysis of two paired views.
+
+    .. math::
+        \rho = \max_{w^1, w^2} \frac{(w^1)^T C_{12} w^2}
+        {\sqrt{(w^1)^T C_{11} w^1 \,(w^2)^T C_{22} w^2}}
+        \quad\Longleftrightarrow\quad
+        \begin{pmatrix} 0 & C_{12} \\ C_{21} & 0 \end{pmatrix}
+        \begin{pmatrix} w^1 \\ w^2 \end{pmatrix}
+        = \rho \begin{pmatrix} C_{11} & 0 \\ 0 & C_{22} \end{pmatrix}
+        \begin{pmatrix} w^1 \\ w^2 \end{pmatrix},
+        \qquad C_{jk} = \sum_{i=1}^n \bar x_i^j (\bar x_i^k)^T
+
+    with :math:`\bar x_i^j` the **centred** points (Valle Vidal prints the sums without
+    centring, see the errata). Solved by Cholesky whitening: with :math:`C_{jj} = L_j L_j^T`,
+    the singular values of :math:`M = L_1^{-1} C_{12} L_2^{-T}` (triangular solves, no inverse)
+    are the canonical correlations and :math:`w^1 = L_1^{-T} u`, :math:`w^2 = L_2^{-T} v` for
+    the singular vectors :math:`u, v`. ``reg`` :math:`= \kappa > 0` replaces :math:`C_{jj}` by
+    :math:`C_{jj} + \kappa I` (canonical ridge), the primal form of the regularisation of
+    :func:`kernel_cca`.
+
+    Source: Valle Vidal, *Vector de soporte y métodos de kernel* (2009), "Análisis de
+    correlación Canónica (CCA) (2)"; Hardoon, Szedmak & Shawe-Taylor (2004), linear CCA.
+
+    Parameters
+    ----------
+    X1 : array_like, shape (n, d1)
+    X2 : array_like, shape (n, d2)
+        Row ``i`` of both views describes the same object.
+    n_components : int, optional
+        Number of pairs, in [1, min(d1, d2)]; all of them by default.
+    reg : float >= 0
+        :math:`\kappa`, in the units of :math:`C_{jj}` (sums, not averages: :math:`n` times
+        the ridge of a covariance normalised by :math:`1/n`).
+    tol : float >= 0
+        :math:`C_{jj} + \kappa I` is declared singular when its smallest eigenvalue is at most
+        ``tol`` times the largest.
+
+    Returns
+    -------
+    CCAResult
+
+    Raises
+    ------
+    ValueError
+        For bad input, and when ``reg = 0`` and the centred columns of a view are linearly
+        dependent (for instance ``n <= d``): :math:`C_{jj}` is singular and the correlation
+        can be made 1 trivially.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=(200, 1))
+    >>> X1 = np.hstack([z + 0.5 * rng.normal(size=(200, 1)), rng.normal(size=(200, 1))])
+    >>> X2 = np.hstack([rng.normal(size=(200, 1)), z + 0.5 * rng.normal(size=(200, 1))])
+    >>> res = linear_cca(X1, X2)
+    >>> bool(res.correlations[0] > 0.7 > 0.2 > res.correlations[1])
+    True
+    """
+    X1 = check_array(X1, "X1")
+    X2 = check_array(X2, "X2")
+    check_same_n(X1, X2, "X1", "X2")
+    n, d1 = X1.shape
+    d2 = X2.shape[1]
+    if n < 2:
+        raise ValueError(f"X1 must have at least 2 rows (paired points), got {n}")
+    reg = check_real(reg, "reg", low=0.0)
+    tol = check_real(tol, "tol", low=0.0)
+    k = min(d1, d2)
+    k = k if n_components is None else check_integer(n_components, "n_components", 1, k)
+
+    mean1, mean2 = X1.mean(axis=0), X2.mean(axis=0)
+    Z1, Z2 = X1 - mean1, X2 - mean2
+    C11 = Z1.T @ Z1 + reg * np.eye(d1)
+    C22 = Z2.T @ Z2 + reg * np.eye(d2)
+    C12 = Z1.T @ Z2
+    L1 = _whitening_factor(C11, "X1", 1, reg, tol)
+    L2 = _whitening_factor(C22, "X2", 2, reg, tol)
+    M = np.linalg.solve(L1, np.linalg.solve(L2, C12.T).T)  # L1^{-1} C12 L2^{-T}
+    P, rho, Qt = np.linalg.svd(M)
+    rho = np.clip(rho[:k], 0.0, 1.0)  # round-off can give 1 + 1e-16
+    w1 = np.linalg.solve(L1.T, P[:, :k])
+    w2 = np.linalg.solve(L2.T, Qt[:k].T)
+    w1, w2 = _sign_convention(Z1 @ w1, w1, w2)
+
+    residual = _backward_error(
+        np.vstack([C12 @ w2, C12.T @ w1]),
+        np.vstack([C11 @ w1, C22 @ w2]),
+        rho,
+        np.sqrt(2.0) * np.linalg.norm(C12),
+        np.hypot(np.linalg.norm(C11), np.linalg.norm(C22)),
+        np.linalg.norm(np.vstack([w1, w2]), axis=0),
+    )
+    return CCAResult(rho, w1, w2, mean1, mean2, reg, residual)
+
+
+def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
+    r"""Kernel canonical correlation analysis, regularised as in Hardoon, Szedmak &
+    Shawe-Taylor (2004).
+
+    .. math::
+        \rho = \max_{\alpha, \beta} \frac{\alpha^T K_1 K_2 \beta}
+        {\sqrt{(\alpha^T K_1^2 \alpha + \kappa\, \alpha^T K_1 \alpha)
+               (\beta^T K_2^2 \beta + \kappa\, \beta^T K_2 \beta)}}
+        \Longleftrightarrow
+        \begin{pmatrix} 0 & K_1 K_2 \\ K_2 K_1 & 0 \end{pmatrix}
+        \begin{pmatrix} \alpha \\ \beta \end{pmatrix}
+        = \rho \begin{pmatrix} K_1^2 + \kappa K_1 & 0 \\ 0 & K_2^2 + \kappa K_2 \end{pmatrix}
+        \begin{pmatrix} \alpha \\ \beta \end{pmatrix}
+
+    The penalty :math:`\kappa\,\alpha^T K_1 \alpha = \kappa \|w^1\|^2` is the squared RKHS norm:
+    with :math:`w^1 = \Phi_1^T\alpha` this is exactly linear CCA in feature space with
+    :math:`C_{11} + \kappa I` (:func:`linear_cca` with ``reg``), so the linear kernel with
+    ``reg`` reproduces ``linear_cca(X1, X2, reg=reg)`` exactly, for every :math:`\kappa`. (The
+    variant :math:`(K_1 + \kappa I)^2` adds :math:`\kappa^2\|\alpha\|^2`, which has no such
+    reading.) ``reg = 0`` is the problem exactly as printed by Valle Vidal.
+
+    Solution: with :math:`K_j = U_j D_j U_j^T` (``eigh``) and :math:`\alpha = U_1 a`, the
+    denominator is :math:`a^T (D_1^2 + \kappa D_1) a`, diagonal, so the whitened problem is the
+    SVD of :math:`M = S_1 U_1^T U_2 S_2` with :math:`S_j = (D_j / (D_j + \kappa I))^{1/2}`
+    (linear CCA in the kernel-PCA basis). Eigen-directions with eigenvalue at most ``tol``
+    times the largest are the null space of :math:`K_j`: they change neither numerator nor
+    denominator and get no weight. At :math:`\kappa = 0`, :math:`S_j = I` and the correlations
+    are the cosines of the principal angles between the ranges of :math:`K_1` and :math:`K_2`:
+    all equal to 1 when both ranges are the whole space orthogonal to the constant vector
+    (centred Gram matrices of rank :math:`n - 1`, e.g. a Gaussian kernel on distinct points),
+    whatever the data. That degenerate answer is returned, not refused: it is the point of
+    the chapter.
+
+    Source: Valle Vidal (2009), "Análisis de correlación Canónica (CCA) (2)" (the problem with
+    :math:`\kappa = 0`, uncentred); Hardoon, Szedmak & Shawe-Taylor (2004), regularised kernel
+    CCA (the penalty on the norms of the weight vectors).
+
+    Parameters
+    ----------
+    K1, K2 : array_like, shape (n, n)
+        Gram matrices of the two views; entry ``ij`` of both concerns the same pair of objects.
+    reg : float >= 0
+        :math:`\kappa`, in the units of the Gram matrices (no factor :math:`n`).
+    n_components : int, optional
+        Number of pairs, in [1, min(rank1, rank2)]; all of them by default.
+    center : bool
+        Centre both Gram matrices in feature space first (``center_gram``), as a correlation
+        requires. ``False`` solves the uncentred problem, as printed.
+    tol : float >= 0
+        Relative threshold at or below which an eigenvalue of :math:`K_j` counts as zero. When
+        ``reg > 0`` a dropped direction could have moved a correlation by at most about
+        :math:`2\sqrt{\text{tol}\,\lambda_{\max} / \kappa}`; ``tol = 0`` keeps every
+        positive eigenvalue.
+
+    Returns
+    -------
+    KernelCCAResult
+
+    Raises
+    ------
+    ValueError
+        For bad input, and when a (centred) Gram matrix has no positive eigenvalue.
+
+    Examples
+    --------
+    >>> from kernels_ref.kernels import linear_kernel
+    >>> rng = np.random.default_rng(1)
+    >>> X1, X2 = rng.normal(size=(30, 2)), rng.normal(size=(30, 3))
+    >>> res = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.5)
+    >>> bool(np.allclose(res.correlations, linear_cca(X1, X2, reg=0.5).correlations))
+    True
+    """
+    K1 = check_gram(K1, "K1")
+    K2 = check_gram(K2, "K2")
+    check_same_n(K1, K2, "K1", "K2")
+    reg = check_real(reg, "reg", low=0.0)
+    tol = check_real(tol, "tol", low=0.0)
+    if center:
+        with warnings.catch_warnings():  # already reported above, under the right name
+            warnings.simplefilter("ignore", NotPSDWarning)
+            K1, K2 = center_gram(K1), center_gram(K2)
+
+    bases = []
+    for K, name in ((K1, "K1"), (K2, "K2")):
+        d, U = np.linalg.eigh(K)
+        if d[-1] <= 0:
+            raise ValueError(
+                f"{name} has no positive eigenvalue{' after centring' if center else ''} "
+                "(e.g. a constant kernel): there is no direction to correlate"
+            )
+        keep = d > tol * d[-1]
+        bases.append((d[keep], U[:, keep], float(d[-1])))
+    (d1, U1, top1), (d2, U2, top2) = bases
+    k = min(d1.size, d2.size)
+    k = k if n_components is None else check_integer(n_components, "n_components", 1, k)
+
+    s1, s2 = np.sqrt(d1 / (d1 + reg)), np.sqrt(d2 / (d2 + reg))
+    M = (U1 * s1).T @ (U2 * s2)
+    P, rho, Qt = np.linalg.svd(M, full_matrices=False)
+    rho = np.clip(rho[:k], 0.0, 1.0)  # cosines of principal angles can round to 1 + 1e-16
+    alpha1 = U1 @ (P[:, :k] / np.sqrt(d1 * d1 + reg * d1)[:, None])
+    alpha2 = U2 @ (Qt[:k].T / np.sqrt(d2 * d2 + reg * d2)[:, None])
+    scores1, scores2 = K1 @ alpha1, K2 @ alpha2
+    alpha1, alpha2, scores1, scores2 = _sign_convention(scores1, alpha1, alpha2, scores1, scores2)
+
+    residual = _backward_error(
+        np.vstack([K1 @ scores2, K2 @ scores1]),
+        np.vstack([K1 @ scores1 + reg * scores1, K2 @ scores2 + reg * scores2]),
+        rho,
+        np.sqrt(2.0) * top1 * top2,
+        np.hypot(top1 * (top1 + reg), top2 * (top2 + reg)),
+        np.linalg.norm(np.vstack([alpha1, alpha2]), axis=0),
+    )
+    return KernelCCAResult(rho, alpha1, alpha2, reg, int(d1.size), int(d2.size), residual)
+
+
+def kernel_cca_transform(K_test, K_train, alpha, center=True):
+    r"""Canonical variates of new points, :math:`f(t) = \sum_i \alpha_i \tilde k(x_i, t)`.
+
+    .. math::
+        \langle \Phi(t) - m, w \rangle = \sum_{i=1}^n \alpha_i K'(t, x_i),
+        \qquad w = \sum_i \alpha_i (\Phi(x_i) - m)
+
+    with :math:`K'` the test Gram matrix centred on the training barycentre :math:`m`
+    (``center_test_gram``). On the training points this is ``center_gram(K_train) @ alpha``.
+
+    Source: Valle Vidal (2009), "Análisis de componentes principales (PCA) (3)" (the same
+    projection for kernel PCA); Hardoon, Szedmak & Shawe-Taylor (2004), kernel CCA.
+
+    Parameters
+    ----------
+    K_test : array_like, shape (m, n)
+        ``K_test[a, i] = k(t_a, x_i)``.
+    K_train : array_like, shape (n, n)
+    alpha : array_like, shape (n, k)
+        Dual coefficients of one view, e.g. ``KernelCCAResult.alpha1``.
+    center : bool
+        Must match the ``center`` used in :func:`kernel_cca`.
+
+    Returns
+    -------
+    scores : ndarray, shape (m, k)
+    """
+    K_train = check_gram(K_train, "K_train")
+    n = K_train.shape[0]
+    K_test = check_test_gram(K_test, n)
+    alpha = check_array(alpha, "alpha", ndim=2, n_rows=n)
+    if center:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NotPSDWarning)
+            K_test = center_test_gram(K_test, K_train)
+    return K_test @ alpha

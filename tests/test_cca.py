@@ -1,0 +1,433 @@
+"""Tests of kernels_ref.cca: linear CCA, regularised kernel CCA and its degenerate limit."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from kernels_ref.cca import kernel_cca, kernel_cca_transform, linear_cca
+from kernels_ref.exceptions import NotPSDWarning
+from kernels_ref.feature_space import center_gram, finite_feature_map
+from kernels_ref.kernels import gaussian_kernel, linear_kernel
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+def two_views(seed, n, d1, d2, shared=0.8):
+    """Two views with one shared linear factor plus independent noise."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=(n, 1))
+    X1 = rng.normal(size=(n, d1)) + shared * z * rng.normal(size=d1)
+    X2 = rng.normal(size=(n, d2)) + shared * z * rng.normal(size=d2)
+    return X1, X2
+
+
+def separated_points(seed, n, d=2, min_dist=0.8):
+    """n points whose pairwise distances exceed min_dist (a well-conditioned Gaussian Gram)."""
+    rng = np.random.default_rng(seed)
+    points = []
+    while len(points) < n:
+        p = rng.uniform(-4, 4, size=d)
+        if all(np.linalg.norm(p - q) > min_dist for q in points):
+            points.append(p)
+    return np.array(points)
+
+
+def qr_canonical_correlations(X1, X2):
+    """Bjorck-Golub: the singular values of Q1^T Q2 for thin QR factors of the centred views."""
+    Q1, _ = np.linalg.qr(X1 - X1.mean(axis=0))
+    Q2, _ = np.linalg.qr(X2 - X2.mean(axis=0))
+    return np.linalg.svd(Q1.T @ Q2, compute_uv=False)
+
+
+def same_up_to_sign(A, B, atol):
+    signs = np.sign(np.sum(A * B, axis=0))
+    return np.allclose(A, B * signs, rtol=0, atol=atol)
+
+
+# --- small exact cases ----------------------------------------------------------------------
+
+
+def test_one_dimensional_views_give_the_absolute_pearson_correlation():
+    x = np.array([[1.0], [2.0], [3.0], [4.0]])
+    y = np.array([[1.0], [3.0], [2.0], [4.0]])
+    # centred: (-1.5, -.5, .5, 1.5) and (-1.5, .5, -.5, 1.5): sum xy = 4, sum x^2 = sum y^2 = 5
+    res = linear_cca(x, y)
+    assert res.correlations == pytest.approx([0.8], abs=1e-14)
+    assert abs(res.w1[0, 0]) == pytest.approx(1 / math.sqrt(5), abs=1e-14)
+    assert abs(res.w2[0, 0]) == pytest.approx(1 / math.sqrt(5), abs=1e-14)
+    assert res.w1[0, 0] * res.w2[0, 0] > 0  # positive correlation: same sign
+    assert res.mean1 == pytest.approx([2.5]) and res.mean2 == pytest.approx([2.5])
+
+
+def test_negatively_correlated_views_give_a_positive_correlation_and_opposite_signs():
+    x = np.array([[0.0], [1.0], [3.0]])
+    res = linear_cca(x, -2.0 * x + 7.0)
+    assert res.correlations == pytest.approx([1.0], abs=1e-14)
+    assert res.w1[0, 0] * res.w2[0, 0] < 0
+
+
+def test_orthogonal_centred_views_have_zero_correlation():
+    x = np.array([[1.0], [-1.0], [1.0], [-1.0]])
+    y = np.array([[1.0], [1.0], [-1.0], [-1.0]])
+    assert linear_cca(x, y).correlations == pytest.approx([0.0], abs=1e-15)
+    K1, K2 = linear_kernel(x), linear_kernel(y)
+    assert kernel_cca(K1, K2, reg=0.0).correlations == pytest.approx([0.0], abs=1e-15)
+
+
+def test_regularised_one_dimensional_correlation_by_hand():
+    # rho = sum xy / sqrt((sum x^2 + kappa)(sum y^2 + kappa)) = 4 / (5 + 1) with kappa = 1
+    x = np.array([[1.0], [2.0], [3.0], [4.0]])
+    y = np.array([[1.0], [3.0], [2.0], [4.0]])
+    assert linear_cca(x, y, reg=1.0).correlations == pytest.approx([4 / 6], abs=1e-14)
+    res = kernel_cca(linear_kernel(x), linear_kernel(y), reg=1.0)
+    assert res.correlations == pytest.approx([4 / 6], abs=1e-14)
+
+
+def test_identical_views_have_all_correlations_one():
+    X1, _ = two_views(0, 20, 3, 3)
+    assert linear_cca(X1, X1).correlations == pytest.approx(np.ones(3), abs=1e-12)
+
+
+# --- linear CCA: identities -----------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
+def test_linear_cca_matches_the_qr_formula_of_bjorck_and_golub(seed, n, d1, d2):
+    assume(n > d1 + 1 and n > d2 + 1)
+    X1, X2 = two_views(seed, n, d1, d2)
+    res = linear_cca(X1, X2)
+    expected = qr_canonical_correlations(X1, X2)[: min(d1, d2)]
+    assert np.allclose(res.correlations, expected, rtol=0, atol=1e-10)
+    assert res.residual < 1e-12
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
+def test_canonical_variates_have_pearson_correlation_rho_and_are_uncorrelated_within_a_view(
+    seed, n, d1, d2
+):
+    assume(n > d1 + 1 and n > d2 + 1)
+    X1, X2 = two_views(seed, n, d1, d2)
+    res = linear_cca(X1, X2)
+    S1, S2 = (X1 - res.mean1) @ res.w1, (X2 - res.mean2) @ res.w2
+    k = res.correlations.size
+    # unit sum of squares, uncorrelated within each view, diagonal cross-products = rho
+    assert np.allclose(S1.T @ S1, np.eye(k), atol=1e-10)
+    assert np.allclose(S2.T @ S2, np.eye(k), atol=1e-10)
+    assert np.allclose(S1.T @ S2, np.diag(res.correlations), atol=1e-10)
+    pearson = [np.corrcoef(S1[:, j], S2[:, j])[0, 1] for j in range(k)]
+    assert np.allclose(pearson, res.correlations, atol=1e-10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(10, 40), st.integers(1, 3), st.integers(1, 3))
+def test_linear_cca_correlations_are_invariant_under_invertible_affine_maps(seed, n, d1, d2):
+    assume(n > d1 + 1 and n > d2 + 1)
+    X1, X2 = two_views(seed, n, d1, d2)
+    rng = np.random.default_rng(seed + 1)
+    A1 = rng.normal(size=(d1, d1)) + 3 * np.eye(d1)  # invertible, moderately conditioned
+    A2 = rng.normal(size=(d2, d2)) + 3 * np.eye(d2)
+    assume(np.linalg.cond(A1) < 1e3 and np.linalg.cond(A2) < 1e3)
+    before = linear_cca(X1, X2).correlations
+    after = linear_cca(X1 @ A1 + rng.normal(size=d1), X2 @ A2 - 5.0).correlations
+    assert np.allclose(before, after, atol=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(4, 12), st.data())
+def test_more_dimensions_than_points_make_linear_cca_trivial(seed, n, data):
+    # d1 + d2 > n - 1: the column spaces of the centred views (in the (n-1)-dimensional space
+    # orthogonal to the ones) meet, and correlation 1 is found on independent views.
+    d1 = data.draw(st.integers(2, n - 2))
+    d2 = data.draw(st.integers(n - d1, n - 2))
+    X1, X2 = two_views(seed, n, d1, d2, shared=0.0)
+    n_ones = int(np.sum(linear_cca(X1, X2).correlations > 1 - 1e-8))
+    assert n_ones >= d1 + d2 - (n - 1)
+
+
+# --- kernel CCA: the exact correspondence with linear CCA -----------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(6, 40), st.integers(1, 4), st.integers(1, 4), st.floats(1e-3, 50.0))
+def test_linear_kernel_cca_equals_ridge_linear_cca_for_every_reg(seed, n, d1, d2, reg):
+    # K^2 + reg K in the dual is C + reg I in the primal: w = X^T alpha.
+    X1, X2 = two_views(seed, n, d1, d2)
+    lin = linear_cca(X1, X2, reg=reg)
+    ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=reg, n_components=lin.w1.shape[1])
+    assert np.allclose(ker.correlations, lin.correlations, rtol=0, atol=1e-10)
+    gaps = np.diff(np.concatenate([[2.0], lin.correlations, [-1.0]]))
+    if np.min(np.abs(gaps)) > 1e-3:  # directions are unique up to sign
+        Z1, Z2 = X1 - X1.mean(axis=0), X2 - X2.mean(axis=0)
+        assert same_up_to_sign(Z1.T @ ker.alpha1, lin.w1, atol=1e-7)
+        assert same_up_to_sign(Z2.T @ ker.alpha2, lin.w2, atol=1e-7)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
+def test_unregularised_linear_kernel_cca_equals_linear_cca_when_n_exceeds_d(seed, n, d1, d2):
+    assume(n > d1 + 1 and n > d2 + 1)
+    X1, X2 = two_views(seed, n, d1, d2)
+    lin = linear_cca(X1, X2)
+    ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.0)
+    assert (ker.rank1, ker.rank2) == (d1, d2)  # centred linear Gram: rank d
+    assert np.allclose(ker.correlations, lin.correlations, rtol=0, atol=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
+def test_tiny_reg_linear_kernel_cca_converges_to_linear_cca(seed, n, d1, d2):
+    assume(n > d1 + 1 and n > d2 + 1)
+    X1, X2 = two_views(seed, n, d1, d2)
+    Z1, Z2 = X1 - X1.mean(axis=0), X2 - X2.mean(axis=0)
+    lam_min = min(np.linalg.eigvalsh(Z1.T @ Z1)[0], np.linalg.eigvalsh(Z2.T @ Z2)[0])
+    reg = 1e-9 * lam_min
+    ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=reg)
+    # |rho(reg) - rho(0)| <= reg / lam_min to first order
+    assert np.allclose(ker.correlations, linear_cca(X1, X2).correlations, rtol=0, atol=1e-7)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(5, 30), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
+def test_kernel_cca_equals_ridge_linear_cca_on_the_finite_feature_maps(seed, n, sigma, reg):
+    rng = np.random.default_rng(seed)
+    X1, X2 = rng.normal(size=(n, 2)), rng.normal(size=(n, 3))
+    K1, K2 = gaussian_kernel(X1, sigma=sigma), gaussian_kernel(X2, sigma=sigma)
+    Phi1, Phi2 = finite_feature_map(center_gram(K1)), finite_feature_map(center_gram(K2))
+    lin = linear_cca(Phi1, Phi2, reg=reg)
+    ker = kernel_cca(K1, K2, reg=reg, tol=0.0)  # keep every positive eigenvalue, as Phi does
+    k = min(ker.correlations.size, lin.correlations.size)
+    assert np.allclose(ker.correlations[:k], lin.correlations[:k], rtol=0, atol=1e-9)
+    assert np.all(lin.correlations[k:] < 1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(3, 25), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
+def test_kernel_cca_solves_the_printed_pencil_with_regularised_denominators(seed, n, sigma, reg):
+    # Uncentred Gaussian Gram matrices are positive definite: B is, and Cholesky whitening of
+    # the full 2n x 2n pencil is an independent solver.
+    X1 = separated_points(seed, n, min_dist=0.5)
+    X2 = separated_points(seed + 1, n, min_dist=0.5)
+    K1, K2 = gaussian_kernel(X1, sigma=sigma), gaussian_kernel(X2, sigma=sigma)
+    Z = np.zeros((n, n))
+    A = np.block([[Z, K1 @ K2], [K2 @ K1, Z]])
+    B = np.block([[K1 @ K1 + reg * K1, Z], [Z, K2 @ K2 + reg * K2]])
+    B = (B + B.T) / 2
+    L = np.linalg.cholesky(B)
+    eig = np.linalg.eigvalsh(np.linalg.solve(L, np.linalg.solve(L, A).T).T)[::-1]
+    res = kernel_cca(K1, K2, reg=reg, center=False)
+    k = res.correlations.size
+    assert np.allclose(res.correlations, eig[:k], rtol=0, atol=1e-8)
+    assert np.allclose(eig, -eig[::-1], atol=1e-8)  # eigenvalues come in pairs +-rho
+
+
+# --- kernel CCA: properties -----------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, st.integers(3, 30), st.floats(0.2, 3.0), st.sampled_from([0.0, 1e-4, 0.1, 10.0]))
+def test_correlations_lie_in_unit_interval_and_decrease(seed, n, sigma, reg):
+    rng = np.random.default_rng(seed)
+    X1, X2 = rng.normal(size=(n, 2)), rng.normal(size=(n, 2))
+    res = kernel_cca(gaussian_kernel(X1, sigma=sigma), gaussian_kernel(X2, sigma=sigma), reg=reg)
+    rho = res.correlations
+    assert np.all((rho >= 0) & (rho <= 1)) and np.all(np.diff(rho) <= 1e-12)
+    assert res.residual < 1e-8
+    if n > 3:
+        lin = linear_cca(X1, X2, reg=reg).correlations
+        assert np.all((lin >= 0) & (lin <= 1)) and np.all(np.diff(lin) <= 1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(3, 30), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
+def test_dual_coefficients_are_normalised_and_solve_the_eigenproblem(seed, n, sigma, reg):
+    rng = np.random.default_rng(seed)
+    K1 = center_gram(gaussian_kernel(rng.normal(size=(n, 2)), sigma=sigma))
+    K2 = center_gram(gaussian_kernel(rng.normal(size=(n, 2)), sigma=sigma))
+    res = kernel_cca(K1, K2, reg=reg)
+    assert res.residual < 1e-10
+    # Explicit checks on the meaningful pairs, written with the variates S = K alpha: for small
+    # rho the coefficients along near-null directions of K grow like 1 / (rho reg), and
+    # products such as alpha^T K^2 alpha lose accuracy in that form.
+    keep = res.correlations > 1e-3
+    a, b, rho = res.alpha1[:, keep], res.alpha2[:, keep], res.correlations[keep]
+    S1, S2 = K1 @ a, K2 @ b
+    k = rho.size
+    assert np.allclose(S1.T @ S1 + reg * a.T @ S1, np.eye(k), atol=1e-8)  # a^T (K1^2 + reg K1) a
+    assert np.allclose(S2.T @ S2 + reg * b.T @ S2, np.eye(k), atol=1e-8)
+    assert np.allclose(S1.T @ S2, np.diag(rho), atol=1e-8)  # a^T K1 K2 b
+    assert np.allclose(K1 @ S2, (K1 @ S1 + reg * S1) * rho, atol=1e-8)
+    assert np.allclose(K2 @ S1, (K2 @ S2 + reg * S2) * rho, atol=1e-8)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(5, 30), st.floats(0.3, 2.0))
+def test_regularisation_can_only_lower_the_first_correlation(seed, n, sigma):
+    rng = np.random.default_rng(seed)
+    K1 = gaussian_kernel(rng.normal(size=(n, 2)), sigma=sigma)
+    K2 = gaussian_kernel(rng.normal(size=(n, 2)), sigma=sigma)
+    rho = [kernel_cca(K1, K2, reg=r).correlations[0] for r in (0.0, 1e-3, 1e-1, 1.0, 10.0)]
+    assert np.all(np.diff(rho) <= 1e-10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seeds, st.integers(3, 12), st.floats(0.2, 0.5))
+def test_unregularised_kernel_cca_gives_correlation_one_on_independent_views(seed, n, sigma):
+    # Independent samples, Gaussian kernel on distinct points: K is positive definite, the
+    # centred K has rank n - 1, and all n - 1 canonical correlations are 1.
+    X1 = separated_points(seed, n)
+    X2 = separated_points(seed + 7, n)
+    K1, K2 = gaussian_kernel(X1, sigma=sigma), gaussian_kernel(X2, sigma=sigma)
+    centred = kernel_cca(K1, K2, reg=0.0)
+    assert (centred.rank1, centred.rank2) == (n - 1, n - 1)
+    assert np.allclose(centred.correlations, 1.0, atol=1e-9)
+    printed = kernel_cca(K1, K2, reg=0.0, center=False)  # Valle Vidal's problem as printed
+    assert printed.correlations.size == n and np.allclose(printed.correlations, 1.0, atol=1e-9)
+    # the training variates are perfectly correlated, whatever the data
+    s1, s2 = centred.alpha1[:, 0], centred.alpha2[:, 0]
+    assert np.allclose(center_gram(K1) @ s1, center_gram(K2) @ s2, atol=1e-8)
+    # regularisation removes the degeneracy
+    assert kernel_cca(K1, K2, reg=1.0).correlations[0] < 1 - 1e-3
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(4, 14), st.integers(1, 4), st.integers(1, 4))
+def test_number_of_unit_correlations_is_at_least_r1_plus_r2_minus_n_plus_1(seed, n, d1, d2):
+    rng = np.random.default_rng(seed)
+    X1, X2 = rng.normal(size=(n, d1)), rng.normal(size=(n, d2))
+    res = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.0)
+    assert int(np.sum(res.correlations > 1 - 1e-8)) >= res.rank1 + res.rank2 - (n - 1)
+
+
+# --- new points -----------------------------------------------------------------------------
+
+
+def test_transform_of_training_points_is_centred_gram_times_alpha():
+    rng = np.random.default_rng(3)
+    X1, X2 = rng.normal(size=(25, 2)), rng.normal(size=(25, 2))
+    K1, K2 = gaussian_kernel(X1), gaussian_kernel(X2)
+    res = kernel_cca(K1, K2, reg=0.1, n_components=2)
+    assert np.allclose(kernel_cca_transform(K1, K1, res.alpha1), center_gram(K1) @ res.alpha1)
+    assert np.allclose(kernel_cca_transform(K1, K1, res.alpha1, center=False), K1 @ res.alpha1)
+
+
+def test_transform_with_the_linear_kernel_equals_the_primal_projection():
+    X1, X2 = two_views(5, 30, 3, 2)
+    T1 = np.random.default_rng(6).normal(size=(7, 3))
+    lin = linear_cca(X1, X2, reg=0.3)
+    ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.3)
+    scores = kernel_cca_transform(linear_kernel(T1, X1), linear_kernel(X1), ker.alpha1)
+    assert same_up_to_sign(scores, (T1 - lin.mean1) @ lin.w1, atol=1e-9)
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+GOOD_X1, GOOD_X2 = two_views(0, 12, 2, 3)
+GOOD_K1, GOOD_K2 = gaussian_kernel(GOOD_X1), gaussian_kernel(GOOD_X2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"X1": [[np.nan, 1.0], [2.0, 3.0], [1.0, 0.0]]}, "X1"),
+        ({"X2": np.full((12, 3), np.inf)}, "X2"),
+        ({"X1": np.ones(12)}, "X1"),
+        ({"X2": GOOD_X2[:10]}, "X1"),
+        ({"X1": [[1.0]], "X2": [[2.0]]}, "X1"),
+        ({"reg": -1.0}, "reg"),
+        ({"reg": np.nan}, "reg"),
+        ({"reg": np.inf}, "reg"),
+        ({"reg": "0.1"}, "reg"),
+        ({"n_components": 0}, "n_components"),
+        ({"n_components": 3}, "n_components"),
+        ({"n_components": 1.5}, "n_components"),
+        ({"n_components": True}, "n_components"),
+        ({"tol": -1.0}, "tol"),
+        ({"X1": np.hstack([GOOD_X1, GOOD_X1[:, :1]])}, "X1"),  # dependent columns
+        ({"X2": np.random.default_rng(0).normal(size=(12, 12))}, "X2"),  # n <= d
+    ],
+)
+def test_linear_cca_rejects_bad_input(kwargs, name):
+    args = {"X1": GOOD_X1, "X2": GOOD_X2, **kwargs}
+    with pytest.raises(ValueError, match=name):
+        linear_cca(**args)
+
+
+def test_linear_cca_accepts_dependent_columns_with_reg():
+    X1 = np.hstack([GOOD_X1, GOOD_X1[:, :1]])
+    res = linear_cca(X1, GOOD_X2, reg=0.1)
+    assert np.all(np.isfinite(res.w1)) and res.residual < 1e-12
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"K1": GOOD_K1[:, :5]}, "K1"),
+        ({"K1": GOOD_K1 + np.triu(np.ones((12, 12)), 1)}, "K1"),
+        ({"K2": np.where(np.eye(12) > 0, np.nan, GOOD_K2)}, "K2"),
+        ({"K2": GOOD_K2[:10, :10]}, "K1"),
+        ({"K1": np.ones((12, 12))}, "K1"),  # zero after centring
+        ({"reg": -0.1}, "reg"),
+        ({"reg": np.inf}, "reg"),
+        ({"n_components": 0}, "n_components"),
+        ({"n_components": 12}, "n_components"),  # centred rank is at most 11
+        ({"n_components": 2.0}, "n_components"),
+        ({"tol": np.nan}, "tol"),
+    ],
+)
+def test_kernel_cca_rejects_bad_input(kwargs, name):
+    args = {"K1": GOOD_K1, "K2": GOOD_K2, "reg": 0.1, **kwargs}
+    with pytest.raises(ValueError, match=name):
+        kernel_cca(**args)
+
+
+def test_kernel_cca_warns_on_a_gram_matrix_that_is_not_psd():
+    K_bad = GOOD_K1 - 2.0 * np.eye(12)
+    with pytest.warns(NotPSDWarning, match="K1"):
+        kernel_cca(K_bad, GOOD_K2, reg=0.1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"K_test": np.ones((3, 11))}, "K_test"),
+        ({"K_test": np.full((3, 12), np.nan)}, "K_test"),
+        ({"K_train": GOOD_K1[:, :11]}, "K_train"),
+        ({"alpha": np.ones((11, 2))}, "alpha"),
+        ({"alpha": np.ones(12)}, "alpha"),
+    ],
+)
+def test_kernel_cca_transform_rejects_bad_input(kwargs, name):
+    args = {"K_test": np.ones((3, 12)), "K_train": GOOD_K1, "alpha": np.ones((12, 2)), **kwargs}
+    with pytest.raises(ValueError, match=name):
+        kernel_cca_transform(**args)
+
+
+def test_inputs_are_not_modified():
+    X1, X2 = GOOD_X1.copy(), GOOD_X2.copy()
+    K1, K2 = GOOD_K1.copy(), GOOD_K2.copy()
+    K_test = gaussian_kernel(GOOD_X1[:4], GOOD_X1)
+    K_test_copy = K_test.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        linear_cca(X1, X2, reg=0.1)
+        res = kernel_cca(K1, K2, reg=0.1)
+        alpha = res.alpha1.copy()
+        kernel_cca_transform(K_test, K1, alpha)
+    assert np.array_equal(X1, GOOD_X1) and np.array_equal(X2, GOOD_X2)
+    assert np.array_equal(K1, GOOD_K1) and np.array_equal(K2, GOOD_K2)
+    assert np.array_equal(K_test, K_test_copy) and np.array_equal(alpha, res.alpha1)
+
+
+def test_results_are_frozen():
+    res = kernel_cca(GOOD_K1, GOOD_K2, reg=0.1)
+    with pytest.raises(AttributeError):
+        res.reg = 1.0
+    with pytest.raises(AttributeError):
+        linear_cca(GOOD_X1, GOOD_X2).correlations = None
