@@ -8,13 +8,14 @@ build them with :mod:`kernels_ref.kernels`, then pass ``K`` (and ``K_test`` of s
 Modules
 -------
 kernels        Kernels and Gram matrices, positive semi-definiteness.
-feature_space  Feature maps, distances, centring, the nearest-centroid classifier.
+feature_space  Feature maps, distances, centring, nearest centroid, kernel k-means and k-NN.
+pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
 regression     The representer theorem (span decomposition), kernel ridge regression.
 exceptions     The dedicated exception and warnings.
 """
 
-from . import cca, exceptions, feature_space, kernels, regression
+from . import cca, exceptions, feature_space, kernels, pca, regression
 from .exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
 __version__ = "0.1.0"
@@ -27,5 +28,6 @@ __all__ = [
     "exceptions",
     "feature_space",
     "kernels",
+    "pca",
     "regression",
 ]

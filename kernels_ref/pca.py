@@ -1,0 +1,308 @@
+r"""Principal component analysis, classical and with a kernel (chapter 11, "Kernel PCA").
+
+Conventions. The variance is Vert's, :math:`\widehat{\operatorname{var}}(f) = \frac1n
+\sum_{i=1}^n f(x_i)^2` on data centred in feature space, so the variance of the :math:`i`-th
+component is :math:`\lambda_i / n` where :math:`\lambda_i` is the :math:`i`-th eigenvalue of the
+**centred** Gram matrix :math:`K' = (I - U) K (I - U)` (equivalently, the eigenvalue of the
+covariance operator :math:`\frac1n \sum_i (\Phi(x_i) - m) \otimes (\Phi(x_i) - m)`). The
+coefficients are :math:`\alpha_i = e_i / \sqrt{\lambda_i}`, so that the component
+:math:`f_i = \sum_j \alpha_{i,j} K'(x_j, \cdot)` has unit norm in the feature space.
+
+Signs. An eigenvector is defined up to its sign; each component is signed so that its largest
+training projection (in absolute value, the first one on ties) is positive, in
+:func:`kernel_pca` and :func:`linear_pca` alike.
+
+Rank. Only eigenvalues above ``tol`` times the largest give components: :math:`\alpha_i =
+e_i/\sqrt{\lambda_i}` is never formed for a zero (or round-off negative) eigenvalue. Asking for
+more components than the numerical rank of :math:`K'` (at most :math:`n - 1`, since
+:math:`K' \mathbf 1 = 0`) raises a :class:`ValueError` that gives the rank.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_array, check_gram, check_integer, check_real, check_test_gram
+from .exceptions import NotPSDWarning
+from .feature_space import center_gram, center_test_gram
+
+__all__ = [
+    "KernelPCAResult",
+    "LinearPCAResult",
+    "kernel_pca",
+    "linear_pca",
+    "transform",
+]
+
+
+@dataclass(frozen=True)
+class KernelPCAResult:
+    r"""Kernel PCA: dual coefficients and variances of the leading components.
+
+    Attributes
+    ----------
+    alphas : ndarray, shape (n, k)
+        Column :math:`i` is :math:`\alpha_i = e_i / \sqrt{\lambda_i}`:
+        :math:`f_i(x) = \sum_j \alpha_{i,j} K'(x_j, x)` and
+        :math:`\alpha_i^T K' \alpha_j = \delta_{ij}` (orthonormal in the feature space).
+    eigenvalues : ndarray, shape (k,)
+        :math:`\lambda_1 \ge \dots \ge \lambda_k > 0`, eigenvalues of the centred Gram matrix.
+    explained_variance : ndarray, shape (k,)
+        :math:`\lambda_i / n`, Vert's variance :math:`\frac1n \sum_j f_i(x_j)^2`.
+    explained_variance_ratio : ndarray, shape (k,)
+        :math:`\lambda_i / \sum_{\lambda_j > 0} \lambda_j`: the share of the total variance
+        :math:`\frac1n \sum_j \|\Phi(x_j) - m\|^2 = \operatorname{tr}(K') / n`.
+    projections : ndarray, shape (n, k)
+        :math:`f_i(x_j) = (K' \alpha_i)_j = \sqrt{\lambda_i}\, e_{i,j}`, the coordinates of
+        the training points.
+    rank : int
+        Numerical rank of :math:`K'`: the number of eigenvalues above ``tol`` times the largest.
+    train_means : ndarray, shape (n,)
+        Column means of the training Gram matrix; :func:`transform` checks with them
+        that it is given the same ``K_train``.
+    """
+
+    alphas: np.ndarray
+    eigenvalues: np.ndarray
+    explained_variance: np.ndarray
+    explained_variance_ratio: np.ndarray
+    projections: np.ndarray
+    rank: int
+    train_means: np.ndarray
+
+
+@dataclass(frozen=True)
+class LinearPCAResult:
+    r"""Classical PCA: principal directions and their variances.
+
+    The coordinates of new points ``X_new`` are ``(X_new - mean) @ components``.
+
+    Attributes
+    ----------
+    components : ndarray, shape (d, k)
+        Unit principal directions :math:`w_1, \dots, w_k` (columns), orthonormal.
+    variances : ndarray, shape (k,)
+        :math:`\widehat{\operatorname{var}}(h_{w_i}) = \frac1n \sum_j (w_i^T \bar x_j)^2`,
+        the eigenvalues of :math:`C = \frac1n \bar X^T \bar X`, decreasing.
+    explained_variance_ratio : ndarray, shape (k,)
+        ``variances / trace(C)``.
+    mean : ndarray, shape (d,)
+        Column means removed before the analysis.
+    projections : ndarray, shape (n, k)
+        :math:`h_{w_i}(\bar x_j) = \bar x_j^T w_i`, the coordinates of the training points.
+    """
+
+    components: np.ndarray
+    variances: np.ndarray
+    explained_variance_ratio: np.ndarray
+    mean: np.ndarray
+    projections: np.ndarray
+
+
+def _sign_by_largest(scores, *arrays):
+    """Flip columns so that the largest |score| of each column is positive (first on ties)."""
+    idx = np.argmax(np.abs(scores), axis=0)
+    signs = np.where(scores[idx, np.arange(scores.shape[1])] < 0, -1.0, 1.0)
+    return [a * signs for a in (scores, *arrays)]
+
+
+def linear_pca(X, n_components=None):
+    r"""Classical principal component analysis, by ``eigh`` of the covariance matrix.
+
+    .. math::
+        w_i = \arg\max_{w \perp \{w_1, \dots, w_{i-1}\}}
+        \frac1n \sum_{j=1}^n \frac{(\bar x_j^T w)^2}{\|w\|^2}
+        = \arg\max_{w \perp \{w_1, \dots, w_{i-1}\}} \frac1n \frac{w^T \bar X^T \bar X w}{w^T w}
+
+    The solutions are the eigenvectors of :math:`C = \frac1n \bar X^T \bar X` by decreasing
+    eigenvalue, and the eigenvalue is the variance :math:`\widehat{\operatorname{var}}(h_{w_i})`
+    of the projection :math:`h_{w_i}(x) = \bar x^T w_i`. Here :math:`\bar x_j = x_j - \bar x`:
+    the data are centred first.
+
+    Source: Vert, *Méthodes à noyaux* (2004), "ACP: rappels" (which diagonalises
+    :math:`X^T X`, the same eigenvectors with :math:`n` times the eigenvalues).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    n_components : int, optional
+        In [1, d]; all ``d`` by default. Directions of zero variance are returned as they come
+        (any orthonormal basis of the null space of :math:`C` is a solution).
+
+    Returns
+    -------
+    LinearPCAResult
+
+    Examples
+    --------
+    >>> X = np.array([[-1.0, 0.0], [3.0, 0.0], [-1.0, -1.0], [-1.0, 1.0]])
+    >>> res = linear_pca(X)
+    >>> res.variances.round(6).tolist(), res.components[:, 0].round(6).tolist()
+    ([3.0, 0.5], [1.0, 0.0])
+    """
+    X = check_array(X, "X")
+    n, d = X.shape
+    k = d if n_components is None else check_integer(n_components, "n_components", 1, d)
+    mean = X.mean(axis=0)
+    Xc = X - mean
+    C = (Xc.T @ Xc) / n
+    variances, W = np.linalg.eigh(C)
+    variances, W = variances[::-1][:k], W[:, ::-1][:, :k]
+    variances = np.maximum(variances, 0.0)  # round-off can give -1e-17 on a null direction
+    total = float(np.trace(C))
+    ratio = variances / total if total > 0 else np.zeros_like(variances)
+    projections, W = _sign_by_largest(Xc @ W, W)
+    return LinearPCAResult(W, variances, ratio, mean, projections)
+
+
+def kernel_pca(K, n_components=None, tol=1e-10):
+    r"""Kernel principal component analysis.
+
+    .. math::
+        \alpha_i = \arg\max_{\alpha} \frac{\alpha^T K'^2 \alpha}{n\, \alpha^T K' \alpha}
+        \ \text{ s.t. } \alpha^T K' \alpha_j = 0 \ (j < i)
+        \quad\Longrightarrow\quad
+        \alpha_i = \frac{e_i}{\sqrt{\lambda_i}},
+        \qquad K' e_i = \lambda_i e_i, \ \|e_i\| = 1
+
+    with :math:`K' = (I - U)K(I - U)` the centred Gram matrix (``center_gram``) and
+    :math:`\lambda_1 \ge \lambda_2 \ge \dots` its eigenvalues (``eigh``, sorted decreasing).
+    The component :math:`f_i = \sum_j \alpha_{i,j} K'(x_j, \cdot)` has
+    :math:`\|f_i\|^2 = \alpha_i^T K' \alpha_i = 1`, variance
+    :math:`\frac1n \sum_j f_i(x_j)^2 = \alpha_i^T K'^2 \alpha_i / n = \lambda_i / n`, and the
+    training projections are :math:`K' \alpha_i = \sqrt{\lambda_i}\, e_i`.
+
+    Source: Vert, *Méthodes à noyaux* (2004), "ACP à noyau", "Vision fonctionnelle",
+    "Normalisation"; Rousseau, *Kernel methods* (2022), kernel PCA (:math:`K (X_\Phi v_i) =
+    n\lambda_i (X_\Phi v_i)` with :math:`\lambda_i` the covariance eigenvalue, that is
+    :math:`\lambda_i / n` here); Valle Vidal (2009), "Análisis de componentes principales (PCA)
+    (3)"; Schölkopf, Smola & Müller (1998).
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix of the training points (not centred: it is centred here).
+    n_components : int, optional
+        Number of components, in [1, rank]; by default all ``rank`` of them.
+    tol : float >= 0
+        Eigenvalues at or below ``tol`` times the largest count as zero: they give no
+        component.
+
+    Returns
+    -------
+    KernelPCAResult
+
+    Raises
+    ------
+    ValueError
+        For bad input; when ``n_components`` exceeds the numerical rank of :math:`K'` (the
+        message gives the rank); when :math:`K'` is zero (all points have the same image).
+
+    Examples
+    --------
+    >>> from kernels_ref.kernels import linear_kernel
+    >>> X = np.array([[-1.0, 0.0], [3.0, 0.0], [-1.0, -1.0], [-1.0, 1.0]])
+    >>> res = kernel_pca(linear_kernel(X))
+    >>> res.rank, res.explained_variance.round(6).tolist()
+    (2, [3.0, 0.5])
+    >>> res.projections[:, 0].round(6).tolist()
+    [-1.0, 3.0, -1.0, -1.0]
+    """
+    Kc = center_gram(K)  # validates K (square, symmetric, finite; warns if not PSD)
+    n = Kc.shape[0]
+    tol = check_real(tol, "tol", low=0.0)
+    if n_components is not None:
+        n_components = check_integer(n_components, "n_components", 1, n)
+    eigenvalues, E = np.linalg.eigh(Kc)
+    eigenvalues, E = eigenvalues[::-1], E[:, ::-1]
+    top = eigenvalues[0]
+    rank = int(np.count_nonzero(eigenvalues > tol * top)) if top > 0 else 0
+    if rank == 0:
+        raise ValueError(
+            "K has a zero centred Gram matrix: all the points have the same image in feature "
+            "space, there is no principal component"
+        )
+    k = rank if n_components is None else n_components
+    if k > rank:
+        raise ValueError(
+            f"n_components = {k} exceeds the numerical rank {rank} of the centred Gram matrix "
+            f"(eigenvalues above tol = {tol:.0e} times the largest): the other eigenvalues are "
+            "zero and give no component"
+        )
+    lam, E = eigenvalues[:k], E[:, :k]
+    projections, E = _sign_by_largest(E * np.sqrt(lam), E)
+    alphas = E / np.sqrt(lam)
+    positive_total = float(eigenvalues[eigenvalues > 0].sum())
+    return KernelPCAResult(
+        alphas=alphas,
+        eigenvalues=lam,
+        explained_variance=lam / n,
+        explained_variance_ratio=lam / positive_total,
+        projections=projections,
+        rank=rank,
+        train_means=np.asarray(K, dtype=float).mean(axis=0),
+    )
+
+
+def transform(result, K_test, K_train):
+    r"""Coordinates of new points on the kernel principal components.
+
+    .. math::
+        f_i(t) = \langle \Phi(t) - m, v_i \rangle = \sum_{j=1}^n \alpha_{i,j} K'(t, x_j),
+        \qquad
+        K'(t, x_j) = K(t, x_j) - \frac1n \sum_k K(t, x_k) - \frac1n \sum_k K(x_k, x_j)
+        + \frac1{n^2} \sum_{k,l} K(x_k, x_l)
+
+    The new point is centred on the **training** barycentre :math:`m` (``center_test_gram``).
+    Given the training points themselves (``K_test = K_train``) it returns
+    ``result.projections``.
+
+    Source: Valle Vidal (2009), "Análisis de componentes principales (PCA) (3)", which writes
+    :math:`\sum_i \alpha_i^n K(x_i, x)` with the uncentred kernel (see the errata); Vert (2004),
+    "Exemple: centrer des données".
+
+    Parameters
+    ----------
+    result : KernelPCAResult
+        From :func:`kernel_pca` on ``K_train``.
+    K_test : array_like, shape (m, n)
+        ``K_test[a, j] = k(t_a, x_j)``.
+    K_train : array_like, shape (n, n)
+        The Gram matrix given to :func:`kernel_pca`.
+
+    Returns
+    -------
+    Z : ndarray, shape (m, k)
+
+    Raises
+    ------
+    ValueError
+        For bad input, and when ``K_train`` is not the matrix ``result`` was computed from
+        (its column means differ).
+
+    Examples
+    --------
+    >>> from kernels_ref.kernels import linear_kernel
+    >>> X = np.array([[-1.0, 0.0], [3.0, 0.0], [-1.0, -1.0], [-1.0, 1.0]])
+    >>> res = kernel_pca(linear_kernel(X))
+    >>> transform(res, linear_kernel([[1.0, -3.0]], X), linear_kernel(X)).round(6)
+    array([[1., 3.]])
+    """
+    if not isinstance(result, KernelPCAResult):
+        raise ValueError(f"result must be a KernelPCAResult, got {type(result).__name__}")
+    n = result.alphas.shape[0]
+    K_train = check_gram(K_train, "K_train", psd=False)
+    if K_train.shape[0] != n:
+        raise ValueError(
+            f"K_train must be {n} x {n} like the fitted Gram matrix, got {K_train.shape}"
+        )
+    means = K_train.mean(axis=0)
+    scale = max(1.0, float(np.max(np.abs(means))))
+    if not np.allclose(means, result.train_means, rtol=0.0, atol=1e-10 * scale):
+        raise ValueError("K_train is not the Gram matrix kernel_pca was computed from")
+    K_test = check_test_gram(K_test, n)
+    with warnings.catch_warnings():  # a non-PSD K_train was reported by kernel_pca
+        warnings.simplefilter("ignore", NotPSDWarning)
+        K_test_centered = center_test_gram(K_test, K_train)
+    return K_test_centered @ result.alphas
