@@ -9,13 +9,16 @@ Modules
 -------
 kernels        Kernels and Gram matrices, positive semi-definiteness.
 feature_space  Feature maps, distances, centring, nearest centroid, kernel k-means and k-NN.
+perceptron     The perceptron, primal and dual (kernel) forms; the perceptron criterion.
+losses         Loss functions of the margin (classification) and of the residual (regression).
+bounds         Mistake and generalisation bounds (Novikoff).
 pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
 regression     The representer theorem (span decomposition), kernel ridge regression.
 exceptions     The dedicated exception and warnings.
 """
 
-from . import cca, exceptions, feature_space, kernels, pca, regression
+from . import bounds, cca, exceptions, feature_space, kernels, losses, pca, perceptron, regression
 from .exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
 __version__ = "0.1.0"
@@ -24,10 +27,13 @@ __all__ = [
     "ConvergenceWarning",
     "NotPSDWarning",
     "NotSeparableError",
+    "bounds",
     "cca",
     "exceptions",
     "feature_space",
     "kernels",
+    "losses",
     "pca",
+    "perceptron",
     "regression",
 ]

@@ -1,0 +1,410 @@
+r"""The perceptron, primal and dual (chapter 3, "The perceptron").
+
+The perceptron learns :math:`f(x) = \langle w, x\rangle + b` and predicts
+:math:`\operatorname{sign} f(x)`. It visits the points in order and corrects :math:`(w, b)` at
+each *mistake*, :math:`y_i f(x_i) \le 0`:
+
+.. math:: w \leftarrow w + \eta\, y_i x_i, \qquad b \leftarrow b + \eta\, y_i \beta,
+
+with :math:`\beta = R^2 = \max_j \|x_j\|^2` (Valle Vidal, *Vector de soporte y métodos de
+kernel* (2009), Algorithm 1), :math:`\beta = 1` (Chevaleyre, *Fondamentaux de l'apprentissage
+automatique* (2023), Algorithm 1, with :math:`\eta = 1`) or no bias at all (the homogeneous
+perceptron of Novikoff's theorem). Both biased versions are the homogeneous perceptron on the
+augmented points :math:`(x_i, \sqrt\beta)`, with :math:`b = \sqrt\beta \times` the last weight.
+
+Starting from :math:`w = 0, b = 0`, every iterate is :math:`\eta` times the iterate of the run
+with :math:`\eta = 1`, so the mistakes do not depend on :math:`\eta` (exactly so in floating
+point when :math:`\eta` is a power of 2).
+
+Counting the mistakes :math:`\alpha_i` made on each :math:`x_i` gives the dual form
+:math:`w = \eta \sum_i \alpha_i y_i x_i`, :math:`b = \eta \beta \sum_i \alpha_i y_i`, whose
+test :math:`y_i \left(\sum_j \alpha_j y_j K_{ji} + b\right) \le 0` needs only the Gram matrix:
+:func:`perceptron_dual` runs on any kernel.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import (
+    check_array,
+    check_gram,
+    check_integer,
+    check_labels,
+    check_positive,
+    check_real,
+    check_test_gram,
+)
+from .exceptions import ConvergenceWarning
+from .losses import perceptron_loss
+
+__all__ = [
+    "PerceptronDualResult",
+    "PerceptronPrimalResult",
+    "perceptron_criterion",
+    "perceptron_criterion_gradient",
+    "perceptron_dual",
+    "perceptron_dual_decision",
+    "perceptron_primal",
+]
+
+#: Allowed values of ``bias_update``: Valle Vidal's, Chevaleyre's, no bias.
+BIAS_UPDATES = ("R2", "unit", None)
+
+
+@dataclass(frozen=True)
+class PerceptronPrimalResult:
+    """Run of the primal perceptron; decision function f(x) = <w, x> + b.
+
+    Attributes
+    ----------
+    w : ndarray, shape (d,)
+    b : float
+    mistakes : int
+        Total number of updates.
+    epochs : int
+        Passes over the data, the last one included (a clean pass when ``converged``).
+    converged : bool
+        True when the last pass made no mistake (the data are separated).
+    history : ndarray of int, shape (mistakes,)
+        Index of the point of each update, in order.
+    """
+
+    w: np.ndarray
+    b: float
+    mistakes: int
+    epochs: int
+    converged: bool
+    history: np.ndarray
+
+
+@dataclass(frozen=True)
+class PerceptronDualResult:
+    """Run of the dual perceptron; decision function f(x) = sum_i alpha_i y_i K(x_i, x) + b.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (n,)
+        Number of mistakes made on each point (whole numbers stored as floats).
+    b : float
+    mistakes : int
+        Total number of updates, equal to ``alpha.sum()``.
+    epochs : int
+        Passes over the data, the last one included (a clean pass when ``converged``).
+    converged : bool
+        True when the last pass made no mistake (the data are separated in feature space).
+    history : ndarray of int, shape (mistakes,)
+        Index of the point of each update, in order.
+    """
+
+    alpha: np.ndarray
+    b: float
+    mistakes: int
+    epochs: int
+    converged: bool
+    history: np.ndarray
+
+
+def _check_bias_update(bias_update):
+    """Return ``bias_update`` if it is one of :data:`BIAS_UPDATES`, else raise ``ValueError``."""
+    if bias_update is None or (isinstance(bias_update, str) and bias_update in BIAS_UPDATES):
+        return bias_update
+    raise ValueError(f"bias_update must be one of {BIAS_UPDATES}, got {bias_update!r}")
+
+
+def _bias_step(bias_update, R2):
+    """The factor beta of the bias update b <- b + eta y_i beta."""
+    return {"R2": R2, "unit": 1.0, None: 0.0}[bias_update]
+
+
+def _finish(clean, max_epochs):
+    """Warn if the last epoch made mistakes; return ``converged``."""
+    if not clean:
+        warnings.warn(
+            f"the perceptron made mistakes in each of its max_epochs={max_epochs} passes: "
+            "the data may not be separable (it never stops on non-separable data)",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    return clean
+
+
+def perceptron_primal(X, y, eta=1.0, max_epochs=1000, bias_update="R2"):
+    r"""The perceptron in primal form: update :math:`(w, b)` at each mistake.
+
+    .. math::
+        \text{for } i = 1, \dots, n: \quad \text{if } y_i(\langle w, x_i\rangle + b) \le 0:
+        \quad w \leftarrow w + \eta\, y_i x_i, \quad b \leftarrow b + \eta\, y_i \beta,
+
+    repeated until a pass makes no mistake (or ``max_epochs`` passes), from
+    :math:`w = 0, b = 0`. The bias step :math:`\beta` is :math:`R^2 = \max_j \|x_j\|^2` for
+    ``bias_update="R2"`` (Valle Vidal (2009), Algorithm 1, "forma primal"), 1 for ``"unit"``
+    (Chevaleyre (2023), §2.5, Algorithm 1, whose :math:`\eta` is 1) and 0 with no bias for
+    ``None`` (the homogeneous perceptron of Novikoff's theorem, Chevaleyre §2.5). :math:`R^2`
+    is computed as the largest squared norm, not as the square of the largest norm.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+        Labels in :math:`\{-1, +1\}`, both classes present.
+    eta : float > 0
+        Learning rate. From :math:`w = 0, b = 0` it scales every iterate and changes no mistake.
+    max_epochs : int >= 1
+        Largest number of passes over the data.
+    bias_update : {"R2", "unit", None}
+
+    Returns
+    -------
+    PerceptronPrimalResult
+        ``w``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        If the last of ``max_epochs`` passes still made a mistake (then ``converged=False``).
+
+    Raises
+    ------
+    ValueError
+        For non-finite or ill-shaped ``X``, labels not in :math:`\{-1, +1\}` or of the wrong
+        length, ``eta <= 0``, ``max_epochs < 1``, ``bias_update`` not allowed.
+
+    Examples
+    --------
+    Thresholds on a line: points 1, 2 of class -1 and 3, 4 of class +1, visited as 3, 1, 4, 2.
+
+    >>> res = perceptron_primal([[3.0], [1.0], [4.0], [2.0]], [1, -1, 1, -1])
+    >>> res.w, res.b, res.mistakes, res.epochs, res.converged
+    (array([6.]), -16.0, 9, 4, True)
+    >>> res.history
+    array([0, 1, 3, 0, 1, 2, 3, 0, 1])
+    """
+    X = check_array(X, "X")
+    y = check_labels(y, n=X.shape[0])
+    eta = check_positive(eta, "eta")
+    max_epochs = check_integer(max_epochs, "max_epochs", low=1)
+    beta = _bias_step(_check_bias_update(bias_update), float(np.max(np.sum(X * X, axis=1))))
+
+    w = np.zeros(X.shape[1])
+    b = 0.0
+    history = []
+    epochs, clean = 0, False
+    while not clean and epochs < max_epochs:
+        epochs += 1
+        clean = True
+        for i in range(len(y)):
+            if y[i] * (X[i] @ w + b) <= 0:
+                w += eta * y[i] * X[i]
+                b += eta * y[i] * beta
+                history.append(i)
+                clean = False
+    converged = _finish(clean, max_epochs)
+    return PerceptronPrimalResult(
+        w, float(b), len(history), epochs, converged, np.array(history, int)
+    )
+
+
+def perceptron_dual(K, y, max_epochs=1000, bias_update="R2"):
+    r"""The perceptron in dual form: count the mistakes :math:`\alpha_i` made on each point.
+
+    .. math::
+        \text{for } i = 1, \dots, n: \quad
+        \text{if } y_i\Big(\sum_{j=1}^n \alpha_j y_j K_{ji} + b\Big) \le 0:
+        \quad \alpha_i \leftarrow \alpha_i + 1, \quad b \leftarrow b + y_i \beta,
+
+    repeated until a pass makes no mistake (or ``max_epochs`` passes), from
+    :math:`\alpha = 0, b = 0`. Source: Valle Vidal (2009), Algorithm 2, corrected: the test
+    needs the label :math:`y_i` and the point :math:`x_i` (printed:
+    :math:`\sum_j \alpha_j y_j \langle x_j, x\rangle + b \le 0`), and the algorithm is the
+    *dual* form (printed: "forma primal").
+
+    The bias update is the primal one with :math:`\eta = 1`: :math:`\beta = R^2 =
+    \max_j K_{jj}` (the largest squared norm in feature space) for ``"R2"``, 1 for
+    ``"unit"``, no bias for ``None``. Then :math:`b = \beta \sum_j \alpha_j y_j` and, with the
+    linear kernel, the run makes the same mistakes in the same order as
+    :func:`perceptron_primal` with the same ``bias_update`` (any :math:`\eta`), with
+    :math:`w = \eta \sum_i \alpha_i y_i x_i`. Valle Vidal's :math:`b \leftarrow b + \eta y_i R^2`
+    with :math:`\alpha_i \leftarrow \alpha_i + 1` agrees with his Algorithm 1 only for
+    :math:`\eta = 1`.
+
+    The scores :math:`\sum_j \alpha_j y_j K_{ji}` of all points are kept up to date, one column
+    of ``K`` per mistake: a pass costs :math:`O(n)` plus :math:`O(n)` per mistake.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix :math:`K_{ij} = k(x_i, x_j)`.
+    y : array_like, shape (n,)
+        Labels in :math:`\{-1, +1\}`, both classes present.
+    max_epochs : int >= 1
+        Largest number of passes over the data.
+    bias_update : {"R2", "unit", None}
+
+    Returns
+    -------
+    PerceptronDualResult
+        ``alpha``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        If the last of ``max_epochs`` passes still made a mistake (then ``converged=False``).
+    NotPSDWarning
+        If ``K`` is clearly not positive semi-definite.
+
+    Raises
+    ------
+    ValueError
+        For a non-finite, non-square or non-symmetric ``K``, bad labels, ``max_epochs < 1``,
+        ``bias_update`` not allowed.
+
+    Examples
+    --------
+    The example of :func:`perceptron_primal` with the linear kernel :math:`K_{ij} = x_i x_j`:
+
+    >>> x = np.array([3.0, 1.0, 4.0, 2.0])
+    >>> res = perceptron_dual(np.outer(x, x), [1, -1, 1, -1])
+    >>> res.alpha, res.b, res.mistakes, res.epochs
+    (array([3., 3., 1., 2.]), -16.0, 9, 4)
+    """
+    K = check_gram(K)
+    y = check_labels(y, n=K.shape[0])
+    max_epochs = check_integer(max_epochs, "max_epochs", low=1)
+    beta = _bias_step(_check_bias_update(bias_update), float(np.max(np.diag(K))))
+
+    n = len(y)
+    alpha = np.zeros(n)
+    score = np.zeros(n)  # score[i] = sum_j alpha_j y_j K_ji
+    b = 0.0
+    history = []
+    epochs, clean = 0, False
+    while not clean and epochs < max_epochs:
+        epochs += 1
+        clean = True
+        for i in range(n):
+            if y[i] * (score[i] + b) <= 0:
+                alpha[i] += 1.0
+                score += y[i] * K[i]  # K is symmetric: row i is column i
+                b += y[i] * beta
+                history.append(i)
+                clean = False
+    converged = _finish(clean, max_epochs)
+    return PerceptronDualResult(
+        alpha, float(b), len(history), epochs, converged, np.array(history, int)
+    )
+
+
+def perceptron_dual_decision(alpha, y, b, K_test):
+    r"""Decision values of the dual perceptron at new points.
+
+    .. math:: f(x) = \sum_{j=1}^n \alpha_j y_j K(x_j, x) + b
+
+    Source: Valle Vidal (2009), "Representación dual", eq. (3), and "Mapeo implícito con
+    kernels". The predicted class is :math:`\operatorname{sign} f(x)`.
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+        Mistake counts from :func:`perceptron_dual`.
+    y : array_like, shape (n,)
+        Training labels.
+    b : float
+    K_test : array_like, shape (n_test, n)
+        :math:`K(x, x_j)` for the new points :math:`x` (rows) and the training points (columns).
+
+    Returns
+    -------
+    f : ndarray, shape (n_test,)
+
+    Examples
+    --------
+    >>> x = np.array([3.0, 1.0, 4.0, 2.0])
+    >>> perceptron_dual_decision([3, 3, 1, 2], [1, -1, 1, -1], -16.0, np.outer([0.0, 5.0], x))
+    array([-16.,  14.])
+    """
+    alpha = check_array(alpha, "alpha", ndim=1)
+    y = check_labels(y, n=alpha.shape[0])
+    b = check_real(b, "b")
+    K_test = check_test_gram(K_test, alpha.shape[0])
+    return K_test @ (alpha * y) + b
+
+
+def _check_linear(w, b, X, y):
+    X = check_array(X, "X")
+    w = check_array(w, "w", ndim=1, n_rows=X.shape[1])
+    y = check_labels(y, n=X.shape[0])
+    return w, check_real(b, "b"), X, y
+
+
+def perceptron_criterion(w, b, X, y):
+    r"""The perceptron criterion: minus the sum of the margins of the misclassified points.
+
+    .. math::
+        D(w, b) = -\sum_{i \in \mathcal M} y_i(\langle w, x_i\rangle + b)
+        = \sum_{i=1}^n \max\big(0, -y_i(\langle w, x_i\rangle + b)\big),
+        \qquad \mathcal M = \{i : y_i(\langle w, x_i\rangle + b) < 0\},
+
+    the sum of the perceptron losses (:func:`kernels_ref.losses.perceptron_loss`). Source:
+    Valle Vidal (2009), "Notaciones" (after Hastie, Tibshirani & Friedman, eq. (4.41)), where
+    the sum runs over all :math:`j`: summed over all points, :math:`-\sum_j y_j(\langle w,
+    x_j\rangle + b)` is linear in :math:`(w, b)` and unbounded below.
+
+    Parameters
+    ----------
+    w : array_like, shape (d,)
+    b : float
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+
+    Returns
+    -------
+    D : float, >= 0
+
+    Examples
+    --------
+    >>> perceptron_criterion([1.0], 0.0, [[2.0], [-1.0]], [1, -1])  # both right
+    0.0
+    >>> perceptron_criterion([1.0], 0.0, [[2.0], [1.0]], [-1, 1])  # x = 2 wrong, margin -2
+    2.0
+    """
+    w, b, X, y = _check_linear(w, b, X, y)
+    return float(np.sum(perceptron_loss(y * (X @ w + b))))
+
+
+def perceptron_criterion_gradient(w, b, X, y):
+    r"""Gradient of the perceptron criterion :math:`D(w, b)` (where it is differentiable).
+
+    .. math::
+        \frac{\partial D}{\partial w} = -\sum_{i \in \mathcal M} y_i x_i, \qquad
+        \frac{\partial D}{\partial b} = -\sum_{i \in \mathcal M} y_i, \qquad
+        \mathcal M = \{i : y_i(\langle w, x_i\rangle + b) < 0\}.
+
+    Source: Valle Vidal (2009), "Notaciones", which prints both with a + sign. The perceptron's
+    update at a mistake, :math:`(w, b) \leftarrow (w, b) + \eta\, y_i (x_i, 1)`, is a step
+    against the gradient of the term of :math:`x_i`: stochastic gradient descent on
+    :math:`D`. At a point with :math:`y_i f(x_i) = 0` the criterion has a corner; this
+    function returns the one-sided gradient that leaves that point out.
+
+    Parameters
+    ----------
+    w : array_like, shape (d,)
+    b : float
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+
+    Returns
+    -------
+    gradient : ndarray, shape (d + 1,)
+        :math:`\partial D / \partial w` followed by :math:`\partial D / \partial b`.
+
+    Examples
+    --------
+    >>> perceptron_criterion_gradient([1.0], 0.0, [[2.0], [1.0]], [-1, 1])
+    array([2., 1.])
+    """
+    w, b, X, y = _check_linear(w, b, X, y)
+    mistaken = y * (X @ w + b) < 0
+    ym = y[mistaken]
+    return 0.0 - np.append(ym @ X[mistaken], ym.sum())  # 0.0 - : no negative zeros
