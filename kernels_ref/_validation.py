@@ -64,7 +64,7 @@ def check_gram(K, name="K", psd=True, rtol=1e-10):
     largest = max(float(K.max()), -float(K.min()))
     if not np.allclose(K, K.T, rtol=0.0, atol=rtol * max(largest, 1.0)):
         raise ValueError(f"{name} must be symmetric")
-    if psd and largest > 0 and not _has_cholesky(K, shift=1e-9 * largest):
+    if psd and largest > 0 and not _has_cholesky(K / largest, shift=1e-9):
         warnings.warn(
             f"{name} is not positive semi-definite (an eigenvalue is below "
             f"-1e-9 x max|{name}|): it is not the Gram matrix of a kernel",
@@ -75,8 +75,12 @@ def check_gram(K, name="K", psd=True, rtol=1e-10):
 
 
 def _has_cholesky(K, shift):
-    """Whether ``K + shift * I`` is numerically positive definite (``K`` is not modified)."""
-    shifted = K.copy()
+    """Whether ``K + shift * I`` is numerically positive definite.
+
+    ``K`` is a new array (the caller's matrix divided by its largest entry, so that the shift
+    neither underflows nor depends on units) and is modified in place.
+    """
+    shifted = K
     shifted.flat[:: len(K) + 1] += shift
     try:
         np.linalg.cholesky(shifted)

@@ -74,3 +74,13 @@ def test_check_gram_accepts_singular_psd_matrices_without_warning():
         warnings.simplefilter("error")
         v.check_gram(gaussian_kernel(X, sigma=3.0))
         v.check_gram(np.zeros((3, 3)))
+
+
+def test_check_gram_psd_test_does_not_depend_on_units():
+    import warnings
+
+    X = np.array([[1e-160], [2e-160], [3e-160]])  # a rank-one Gram matrix of subnormal numbers
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v.check_gram(X @ X.T)
+        v.check_gram(1e300 * np.ones((3, 3)))
