@@ -49,29 +49,69 @@ def check_array(a, name, ndim=2, n_rows=None, n_cols=None):
     return arr
 
 
-def check_gram(K, name="K", psd=True, rtol=1e-10):
-    """Return a square, symmetric, finite Gram matrix; warn if it is clearly not PSD.
+#: Largest n for which :func:`check_gram` runs the full positive semi-definiteness test.
+FULL_PSD_TEST_MAX_N = 2000
 
-    Symmetry is checked to ``rtol`` relative to the largest entry. With ``psd=True`` a
-    :class:`~kernels_ref.exceptions.NotPSDWarning` is issued when :math:`K + \\delta I`, with
-    :math:`\\delta = 10^{-9} \\max_{ij} |K_{ij}|` (a round-off margin), has no Cholesky factor,
-    that is when :math:`\\lambda_{\\min}(K) < -\\delta` up to round-off. A Cholesky factorisation
-    costs about a tenth of an eigendecomposition, so every learner can afford the check.
+#: Rows and columns per tile in the O(n^2) checks, which then allocate no n x n temporary.
+_TILE = 256
+
+
+def check_gram(K, name="K", psd=True, rtol=1e-10):
+    """Return a square, symmetric, finite Gram matrix (C-contiguous); warn if it is not PSD.
+
+    Symmetry is checked to ``rtol`` times ``max(1, max |K_ij|)``, tile by tile. With
+    ``psd=True`` a :class:`~kernels_ref.exceptions.NotPSDWarning` is issued when ``K`` is
+    clearly not positive semi-definite. For ``n <= FULL_PSD_TEST_MAX_N`` the test is complete:
+    :math:`K / \\max|K_{ij}| + 10^{-9} I` has no Cholesky factor, that is
+    :math:`\\lambda_{\\min}(K) < -10^{-9} \\max|K_{ij}|` up to round-off (a Cholesky
+    factorisation costs a tenth of an eigendecomposition). Above, it checks the necessary
+    conditions :math:`K_{ii} \\ge 0` and :math:`K_{ij}^2 \\le K_{ii} K_{jj}` (every 2 x 2
+    principal minor), which cost :math:`O(n^2)`; use :func:`kernels_ref.kernels.is_psd` for the
+    complete test of a large matrix.
     """
     K = check_array(K, name, ndim=2)
     if K.shape[0] != K.shape[1]:
         raise ValueError(f"{name} must be square, got shape {K.shape}")
     largest = max(float(K.max()), -float(K.min()))
-    if not np.allclose(K, K.T, rtol=0.0, atol=rtol * max(largest, 1.0)):
+    if _largest_asymmetry(K) > rtol * max(largest, 1.0):
         raise ValueError(f"{name} must be symmetric")
-    if psd and largest > 0 and not _has_cholesky(K / largest, shift=1e-9):
+    if psd and largest > 0 and not _looks_psd(K, largest):
         warnings.warn(
             f"{name} is not positive semi-definite (an eigenvalue is below "
             f"-1e-9 x max|{name}|): it is not the Gram matrix of a kernel",
             NotPSDWarning,
             stacklevel=3,
         )
-    return K
+    return np.ascontiguousarray(K)
+
+
+def _tiles(n):
+    return [slice(start, start + _TILE) for start in range(0, n, _TILE)]
+
+
+def _largest_asymmetry(K):
+    """:math:`\\max_{ij} |K_{ij} - K_{ji}|`, over the upper tiles only."""
+    tiles = _tiles(len(K))
+    largest = 0.0
+    for i, rows in enumerate(tiles):
+        for cols in tiles[i:]:
+            diff = K[rows, cols] - K[cols, rows].T
+            largest = max(largest, float(np.abs(diff, out=diff).max()))
+    return largest
+
+
+def _looks_psd(K, largest):
+    """The test of :func:`check_gram`: complete up to ``FULL_PSD_TEST_MAX_N``, then 2 x 2 minors."""
+    if len(K) <= FULL_PSD_TEST_MAX_N:
+        return _has_cholesky(K / largest, shift=1e-9)
+    diag = np.diag(K)
+    if diag.min() < -1e-9 * largest:
+        return False
+    root = np.sqrt(np.maximum(diag, 0.0))
+    return all(
+        np.all(np.abs(K[rows]) <= np.outer(root[rows], root) + 1e-9 * largest)
+        for rows in _tiles(len(K))
+    )
 
 
 def _has_cholesky(K, shift):
@@ -80,10 +120,9 @@ def _has_cholesky(K, shift):
     ``K`` is a new array (the caller's matrix divided by its largest entry, so that the shift
     neither underflows nor depends on units) and is modified in place.
     """
-    shifted = K
-    shifted.flat[:: len(K) + 1] += shift
+    K.flat[:: len(K) + 1] += shift
     try:
-        np.linalg.cholesky(shifted)
+        np.linalg.cholesky(K)
     except np.linalg.LinAlgError:
         return False
     return True

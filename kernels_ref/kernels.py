@@ -108,7 +108,9 @@ def gaussian_kernel(X, Y=None, sigma=1.0):
     KRR notes (001). Rousseau (2022) writes :math:`\exp(-\|x-y\|^2/\sigma^2)`, that is
     ``sigma`` here equal to Rousseau's :math:`\sigma / \sqrt{2}`.
 
-    The squared distances come from one matrix product of augmented rows,
+    The squared distances come from one matrix product of augmented rows of the points
+    translated to the mean of ``X`` (which leaves the kernel unchanged and keeps round-off at
+    the scale of the spread of the data rather than of their norms),
     :math:`-\|x-y\|^2/(2\sigma^2) = \langle (x/\sigma, -\|x/\sigma\|^2/2, 1),
     (y/\sigma, 1, -\|y/\sigma\|^2/2) \rangle`, computed by blocks of rows that are clipped at 0
     (round-off can make a tiny squared distance negative) and exponentiated while in cache.
@@ -135,8 +137,12 @@ def gaussian_kernel(X, Y=None, sigma=1.0):
     X, Y = _check_xy(X, Y)
     sigma = check_positive(sigma, "sigma")
 
+    # The kernel is translation invariant: centring the points first keeps the squared norms,
+    # and so the cancellation in the expansion, at the scale of the spread of the data.
+    origin = X.mean(axis=0)
+
     def scaled(Z):
-        Zs = Z / sigma
+        Zs = (Z - origin) / sigma
         return Zs, np.ones(len(Zs)), -0.5 * np.einsum("ij,ij->i", Zs, Zs)
 
     def finish(block):

@@ -180,3 +180,13 @@ def test_not_psd_gram_warns_where_a_learner_checks_it():
 
     with pytest.warns(NotPSDWarning, match="K"):
         center_gram(np.diag([1.0, -1.0]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data(max_n=8), st.floats(0.05, 2.0), st.floats(-1e6, 1e6))
+def test_gaussian_kernel_is_translation_invariant_to_round_off(X, sigma, shift):
+    # The expansion of ||x - y||^2 cancels badly far from the origin unless the points are
+    # centred first: a translated data set must give the same Gram matrix.
+    np.testing.assert_allclose(
+        gaussian_kernel(X + shift, sigma=sigma), gaussian_kernel(X, sigma=sigma), atol=1e-12
+    )

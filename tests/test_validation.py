@@ -84,3 +84,21 @@ def test_check_gram_psd_test_does_not_depend_on_units():
         warnings.simplefilter("error")
         v.check_gram(X @ X.T)
         v.check_gram(1e300 * np.ones((3, 3)))
+
+
+def test_check_gram_above_the_full_test_size_still_catches_a_negative_2x2_minor():
+    from kernels_ref.exceptions import NotPSDWarning
+
+    n = v.FULL_PSD_TEST_MAX_N + 1
+    K = np.eye(n)
+    K[0, n - 1] = K[n - 1, 0] = 2.0  # the minor [[1, 2], [2, 1]] has determinant -3
+    with pytest.warns(NotPSDWarning, match="K is not positive semi-definite"):
+        v.check_gram(K)
+
+
+def test_check_gram_symmetry_test_spans_several_tiles():
+    K = np.eye(600)
+    K[10, 590] = 1e-3
+    with pytest.raises(ValueError, match="K must be symmetric"):
+        v.check_gram(K)
+    assert v.check_gram(np.asfortranarray(np.eye(600))).flags.c_contiguous
