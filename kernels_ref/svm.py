@@ -1,0 +1,913 @@
+r"""Support vector machines (chapters 4–6): hard margin, soft margins, Vert's form, ν-SVM.
+
+Every fit takes a Gram matrix ``K`` of shape ``(n, n)`` and labels ``y`` in :math:`\{-1, +1\}`
+and returns an :class:`SVMResult`: the dual coefficients :math:`\alpha_i \ge 0` of the book's
+convention (Chevaleyre, Rousseau, Valle Vidal), the intercept :math:`b`, and the evidence that
+the answer is right (the dual objective and the distance to the KKT conditions). The decision
+function is
+
+.. math:: f(x) = \sum_i \alpha_i y_i K(x_i, x) + b.
+
+All the duals are solved by the one SMO solver of :mod:`kernels_ref.smo`.
+"""
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import (
+    check_array,
+    check_gram,
+    check_in_range,
+    check_integer,
+    check_labels,
+    check_positive,
+    check_test_gram,
+)
+from .exceptions import ConvergenceWarning, NotSeparableError
+from .smo import AugmentedGram, smo
+
+__all__ = [
+    "SVMResult",
+    "c_from_lambda",
+    "c_from_nu",
+    "decision_function",
+    "hard_margin",
+    "intercept_free_sv",
+    "intercept_max_min",
+    "kkt_violation",
+    "lambda_from_c",
+    "lambda_svm",
+    "margin",
+    "nu_svm",
+    "nu_to_c_svm",
+    "primal_w",
+    "soft_margin_l1",
+    "soft_margin_l2",
+]
+
+#: Default tolerance of the stopping rule m(alpha) - M(alpha) <= tol, in units of y f(x).
+TOL = 1e-8
+
+
+@dataclass(frozen=True)
+class SVMResult:
+    r"""Solution of an SVM dual; decision function f(x) = sum_i alpha_i y_i K(x_i, x) + b.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (n,)
+        Dual coefficients, :math:`\alpha_i \ge 0` (the book's convention).
+    b : float
+        Intercept (0.0 for the formulations without one, :func:`lambda_svm`).
+    support : ndarray of int
+        Indices of the support vectors, :math:`\alpha_i > 0`.
+    dual_objective : float
+        The dual objective at ``alpha``, in the maximisation form of the texts (Vert's scaling
+        for :func:`lambda_svm`).
+    kkt_violation : float
+        Distance of ``alpha`` from the KKT conditions (:func:`kkt_violation`).
+    n_iter : int
+        Solver iterations (SMO pair updates).
+    converged : bool
+        Whether the solver met its tolerance.
+    y : ndarray, shape (n,)
+        Training labels :math:`\pm 1`, so that :func:`decision_function` needs only
+        ``K_test``.
+    rho : float or None
+        :math:`\rho` of the ν-SVM (:func:`nu_svm`), otherwise ``None``.
+    """
+
+    alpha: np.ndarray
+    b: float
+    support: np.ndarray
+    dual_objective: float
+    kkt_violation: float
+    n_iter: int
+    converged: bool
+    y: np.ndarray
+    rho: float | None = None
+
+
+# --- input checks ------------------------------------------------------------------------
+
+
+# Kept while other modules import the old private name.
+_check_gram = check_gram
+
+
+def _check_square(K, name="K"):
+    K = check_array(K, name, ndim=2)
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"{name} must be square, got shape {K.shape}")
+    return K
+
+
+def _check_fit(K, y):
+    K = _check_gram(K)
+    return K, check_labels(y, n=K.shape[0])
+
+
+def _check_bounds(C, n):
+    """Upper bounds C_i > 0 (+inf allowed) as an array of n floats."""
+    try:
+        C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
+    except (TypeError, ValueError):
+        raise ValueError(f"C must be a positive number or an array of {n} of them") from None
+    if np.any(np.isnan(C)) or np.any(C <= 0):
+        raise ValueError("C must be positive (+inf allowed)")
+    return C
+
+
+def _check_tol(tol):
+    return check_positive(tol, "tol")
+
+
+# --- optimality ---------------------------------------------------------------------------
+
+
+def _bound_tol(alpha):
+    """Tolerance under which alpha_i counts as being at a bound (0 or C_i)."""
+    return 1e-9 * max(1.0, float(np.max(np.abs(alpha))))
+
+
+def _sets(alpha, y, C, atol):
+    """I_up, I_low (see :func:`kernels_ref.smo.working_sets`) with bounds met up to atol."""
+    pos = y > 0
+    below = alpha < C - atol
+    above = alpha > atol
+    return (pos & below) | (~pos & above), (~pos & below) | (pos & above)
+
+
+def _violation(alpha, v, y, C, atol, bias=True, delta=0.0, nu=None):
+    """Distance to the KKT conditions from v = -y * grad (see :func:`kkt_violation`)."""
+    up, low = _sets(alpha, y, C, atol)
+    box = max(0.0, float(np.max(-alpha)), float(np.max(alpha - C)))
+    if nu is not None:
+        gaps = []
+        for cls in (y > 0, y < 0):
+            m = np.max(v, where=up & cls, initial=-np.inf)
+            M = np.min(v, where=low & cls, initial=np.inf)
+            gaps.append(max(0.0, float(m - M)))
+        eq = abs(float(alpha[y > 0].sum()) - nu / 2) + abs(float(alpha[y < 0].sum()) - nu / 2)
+        return max(gaps) + eq + box
+    m = float(np.max(v, where=up, initial=-np.inf))
+    M = float(np.min(v, where=low, initial=np.inf))
+    if not bias:
+        return max(0.0, m) + max(0.0, -M) + box
+    return max(0.0, m - M) + abs(float(y @ alpha) - delta) + box
+
+
+def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=None, atol=None):
+    r"""Distance of :math:`\alpha` from the KKT conditions of an SVM dual.
+
+    For the dual :math:`\min \tfrac12\alpha^\top Q\alpha + p^\top\alpha`,
+    :math:`y^\top\alpha = \Delta`, :math:`0 \le \alpha \le C`, with :math:`v = -y\circ(Q\alpha
+    + p)` and the index sets :math:`I_{up}`, :math:`I_{low}` of
+    :func:`kernels_ref.smo.working_sets`:
+
+    .. math::
+
+        \mathrm{viol}(\alpha) = \max\big(0,\; m(\alpha) - M(\alpha)\big)
+        + |y^\top\alpha - \Delta| + \max_i \operatorname{dist}(\alpha_i, [0, C_i]),
+        \qquad m = \max_{I_{up}} v_t,\; M = \min_{I_{low}} v_t.
+
+    It is 0 exactly at a solution (Chang & Lin 2011, §4.1.2: :math:`m \le M` is the KKT system),
+    and :math:`m - M` is the quantity SMO drives below its tolerance, in the units of
+    :math:`y_i f(x_i)`. A bound counts as met within ``atol`` (default :math:`10^{-9}
+    \max(1, \max_i\alpha_i)`) so that interior-point answers (cvxpy) are measured the same way.
+
+    Variants: ``bias=False`` (no equality constraint, Vert's SVM) uses
+    :math:`\max(0, m) + \max(0, -M)`; ``nu`` (ν-SVM, :math:`p = 0`) takes the largest
+    :math:`m - M` of the two classes and adds :math:`|\sum_{y_i = \pm 1}\alpha_i - \nu/2|`.
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+    K : array_like, shape (n, n)
+        The Gram matrix of the dual (``K + I/C`` for the L2 soft margin).
+    y : array_like, shape (n,)
+    C : float or array_like
+        Upper bounds (``np.inf`` for the hard margin and L2, ``1/(2 lam n)`` for Vert's SVM,
+        ``1/n`` for the ν-SVM).
+    p : array_like, shape (n,), optional
+        Linear term; default :math:`-1` (or 0 with ``nu``).
+    delta : float
+        Right-hand side :math:`\Delta` of the equality constraint.
+    bias : bool
+    nu : float, optional
+    atol : float, optional
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> K = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> y = np.array([1.0, -1.0])
+    >>> kkt_violation([1.0, 1.0], K, y)  # the hard-margin solution
+    0.0
+    >>> kkt_violation([0.5, 0.5], K, y)  # feasible, not optimal: m - M = 0.5 - (-0.5)
+    1.0
+    """
+    K = _check_square(K)
+    n = K.shape[0]
+    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
+    y = check_labels(y, n=n)
+    C = _check_bounds(C, n)
+    if p is None:
+        p = np.zeros(n) if nu is not None else -np.ones(n)
+    p = check_array(p, "p", ndim=1, n_rows=n)
+    v = -y * (y * (K @ (y * alpha)) + p)
+    atol = _bound_tol(alpha) if atol is None else atol
+    return _violation(alpha, v, y, C, atol, bias=bias, delta=delta, nu=nu)
+
+
+# --- intercepts ---------------------------------------------------------------------------
+
+
+def _intercept(v, alpha, y, C, atol):
+    """Average of v_t = y_t - f_0(x_t) over the free SVs, else the midpoint of [m, M]."""
+    free = (alpha > atol) & (alpha < C - atol)
+    if np.any(free):
+        return float(np.mean(v[free]))
+    up, low = _sets(alpha, y, C, atol)
+    m = float(np.max(v, where=up, initial=-np.inf))
+    M = float(np.min(v, where=low, initial=np.inf))
+    return _midpoint(m, M)
+
+
+def _midpoint(lo, hi):
+    """Midpoint of [lo, hi]; the finite end if the other is infinite (empty index set)."""
+    if math.isfinite(lo) and math.isfinite(hi):
+        return 0.5 * (lo + hi)
+    return lo if math.isfinite(lo) else (hi if math.isfinite(hi) else 0.0)
+
+
+def intercept_free_sv(alpha, K, y, C=np.inf):
+    r"""Intercept averaged over the free support vectors (Rousseau's rule).
+
+    .. math::
+
+        b = \frac{1}{|F|}\sum_{i \in F} \big(y_i - \textstyle\sum_j \alpha_j y_j K_{ij}\big),
+        \qquad F = \{i : 0 < \alpha_i < C\}.
+
+    Source: Rousseau, *Kernel methods* (2022), "Classification" ("more stable numerically":
+    every support vector satisfies :math:`y_i f(x_i) = 1`, so each gives :math:`b`; averaging
+    damps round-off); Valle Vidal (2009), soft margin L1, "Proposición (2)" (the free SVs,
+    :math:`0 < \alpha_i < C`). When no :math:`\alpha_i` is free, the KKT conditions only give an
+    interval :math:`[m(\alpha), M(\alpha)]` for :math:`b`, and the midpoint is returned, as
+    LIBSVM does (Chang & Lin 2011, §4.1.5).
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+    K : array_like, shape (n, n)
+        ``K + I/C`` for the L2 soft margin (then :math:`y_i f(x_i) = 1 - \alpha_i / C`).
+    y : array_like, shape (n,)
+    C : float or array_like
+        ``np.inf`` for the hard margin.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [1.0], [3.0]])
+    >>> y = np.array([-1.0, -1.0, 1.0])
+    >>> intercept_free_sv([0.0, 0.5, 0.5], X @ X.T, y)  # w = 1, margin line at x = 1 and 3
+    -2.0
+    """
+    K = _check_square(K)
+    n = K.shape[0]
+    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
+    y = check_labels(y, n=n)
+    C = _check_bounds(C, n)
+    v = y - K @ (alpha * y)
+    return _intercept(v, alpha, y, C, _bound_tol(alpha))
+
+
+def intercept_max_min(alpha, K, y):
+    r"""Hard-margin intercept from the extreme points of each class (Valle Vidal, corrected).
+
+    .. math::
+
+        b^* = -\frac{\max_{y_i = -1}\langle w^*, \phi(x_i)\rangle
+        + \min_{y_i = 1}\langle w^*, \phi(x_i)\rangle}{2},
+        \qquad \langle w^*, \phi(x_i)\rangle = \sum_j \alpha_j y_j K_{ij}.
+
+    Source: Valle Vidal, *Vector de soporte y métodos de kernel* (2009), "Proposición 1 (2)",
+    which prints :math:`(\max_{y_i=-1} + \max_{y_i=1})/2` without the minus sign; at the hard
+    margin solution the closest points of each class satisfy :math:`\langle w, \phi\rangle + b
+    = \pm 1`, whose half-sum is the formula above.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [1.0], [3.0]])
+    >>> y = np.array([-1.0, -1.0, 1.0])
+    >>> intercept_max_min([0.0, 0.5, 0.5], X @ X.T, y)
+    -2.0
+    """
+    K = _check_square(K)
+    n = K.shape[0]
+    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
+    y = check_labels(y, n=n)
+    f0 = K @ (alpha * y)
+    return -0.5 * float(np.max(f0[y < 0]) + np.min(f0[y > 0]))
+
+
+# --- geometry -----------------------------------------------------------------------------
+
+
+def decision_function(result, K_test):
+    r"""Decision values :math:`f(x) = \sum_i \alpha_i y_i K(x_i, x) + b`.
+
+    Source: Valle Vidal (2009), "Proposición 1 usando kernels (2)"; Rousseau (2022),
+    "Classification".
+
+    Parameters
+    ----------
+    result : SVMResult
+    K_test : array_like, shape (n_test, n_train)
+        :math:`K(x, x_i)` for the test points :math:`x` (rows) and the training points.
+
+    Returns
+    -------
+    ndarray, shape (n_test,)
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [2.0]])
+    >>> res = hard_margin(X @ X.T, [-1.0, 1.0])
+    >>> np.round(decision_function(res, np.array([[1.0]]) @ X.T), 6)
+    array([0.])
+    """
+    K_test = check_test_gram(K_test, len(result.alpha))
+    return K_test @ (result.alpha * result.y) + result.b
+
+
+def margin(result, K):
+    r"""Geometric margin :math:`\gamma = 1/\|w\|`, :math:`\|w\|^2 = (\alpha\circ y)^\top K
+    (\alpha\circ y)`.
+
+    Source: Valle Vidal (2009), "Hiperplano Optimal" and Proposición 2 (for the hard margin
+    :math:`\|w\|^2 = \sum_i \alpha_i`, so :math:`\gamma = (\sum_i\alpha_i)^{-1/2}`); Rousseau
+    (2022), "Margin is :math:`1/\|w\|_2`". Chevaleyre (2023) calls :math:`2/\|w\|` the margin
+    (the width of the band). For the L2 soft margin pass the original ``K`` (not
+    ``K + I/C``): :math:`\gamma = (\sum\alpha_i - \langle\alpha, \alpha\rangle/C)^{-1/2}`.
+
+    Parameters
+    ----------
+    result : SVMResult
+    K : array_like, shape (n, n)
+
+    Returns
+    -------
+    float
+        ``inf`` when :math:`w = 0`.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [2.0]])
+    >>> margin(hard_margin(X @ X.T, [-1.0, 1.0]), X @ X.T)
+    1.0
+    """
+    K = check_array(K, "K", ndim=2, n_rows=len(result.alpha), n_cols=len(result.alpha))
+    u = result.alpha * result.y
+    w2 = float(u @ K @ u)
+    return math.inf if w2 <= 0 else 1.0 / math.sqrt(w2)
+
+
+def primal_w(result, Phi):
+    r"""Primal weight vector :math:`w = \sum_i \alpha_i y_i \phi(x_i)` for an explicit feature map.
+
+    Source: Valle Vidal (2009), "Lagrangiano dual" (:math:`\partial L_P/\partial w = 0`);
+    Chevaleyre (2023), §2.7; Rousseau (2022), "Lagrangian formulation".
+
+    Parameters
+    ----------
+    result : SVMResult
+    Phi : array_like, shape (n, D)
+        Rows :math:`\phi(x_i)` (``X`` itself for the linear kernel).
+
+    Returns
+    -------
+    ndarray, shape (D,)
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [2.0, 1.0]])
+    >>> primal_w(hard_margin(X @ X.T, [-1.0, 1.0]), X)
+    array([1., 0.])
+    """
+    Phi = check_array(Phi, "Phi", ndim=2, n_rows=len(result.alpha))
+    return Phi.T @ (result.alpha * result.y)
+
+
+# --- conversions --------------------------------------------------------------------------
+
+
+def c_from_lambda(lam, n):
+    r"""Vert's C-SVM constant :math:`C = 1/(n\lambda)`.
+
+    Source: Vert, *Méthodes à noyaux* (2004), "Remarque: C-SVM": minimising
+    :math:`\frac1n\sum_i \mathrm{hinge}_i + \lambda\|f\|^2` is minimising
+    :math:`C\sum_i \mathrm{hinge}_i + \|f\|^2` with :math:`C = 1/(n\lambda)` (divide by
+    :math:`\lambda`). Beware the factor 2 against the book's (and LIBSVM's) C-SVM
+    :math:`\tfrac12\|w\|^2 + C\sum_i\xi_i`: dividing by :math:`2\lambda` instead gives
+    :math:`C_{\text{book}} = 1/(2n\lambda)`, the upper bound :math:`1/(2\lambda n)` of Vert's
+    dual :math:`0 \le y_i\alpha_i \le 1/(2\lambda n)`.
+
+    Examples
+    --------
+    >>> c_from_lambda(0.01, 50)
+    2.0
+    """
+    lam = check_positive(lam, "lam")
+    n = _check_n(n)
+    return 1.0 / (n * lam)
+
+
+def lambda_from_c(C, n):
+    r"""Inverse of :func:`c_from_lambda`: :math:`\lambda = 1/(nC)` (Vert's C).
+
+    Examples
+    --------
+    >>> lambda_from_c(2.0, 50)
+    0.01
+    """
+    C = check_positive(C, "C")
+    n = _check_n(n)
+    return 1.0 / (n * C)
+
+
+def _check_n(n):
+    return check_integer(n, "n", low=1)
+
+
+def c_from_nu(result):
+    r"""The C-SVM constant equivalent to a ν-SVM solution: :math:`C = 1/(n\rho)`.
+
+    Source: Schölkopf, Smola, Williamson & Bartlett (2000), Proposition 6; Chang & Lin (2011),
+    §4.2. If :math:`\rho > 0`, :math:`\alpha/\rho` solves the C-SVM dual with
+    :math:`C = 1/(n\rho)` and the decision function is divided by :math:`\rho`
+    (:func:`nu_to_c_svm`).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> res = nu_svm(X @ X.T, [-1.0, -1.0, 1.0, 1.0], nu=0.4)
+    >>> round(c_from_nu(res), 6)
+    0.625
+    """
+    if result.rho is None:
+        raise ValueError("result must come from nu_svm (rho is None)")
+    if not result.rho > 0:
+        raise ValueError(f"result.rho must be positive for the C-SVM equivalence, got {result.rho}")
+    return 1.0 / (len(result.alpha) * result.rho)
+
+
+def nu_to_c_svm(result, K):
+    r"""The C-SVM solution :math:`(\alpha/\rho, b/\rho)` equivalent to a ν-SVM solution.
+
+    .. math::
+
+        \alpha^{C} = \alpha^{\nu}/\rho, \qquad b^{C} = b^{\nu}/\rho, \qquad C = 1/(n\rho),
+
+    so that :math:`f^{C} = f^{\nu}/\rho` (Schölkopf et al. 2000, Proposition 6). The dual
+    objective is :math:`\sum_i\alpha^C_i - \tfrac12 (\alpha^C)^\top Q \alpha^C` and the KKT
+    violation is measured on the C-SVM dual.
+
+    Parameters
+    ----------
+    result : SVMResult
+        From :func:`nu_svm`, with ``rho > 0``.
+    K : array_like, shape (n, n)
+
+    Returns
+    -------
+    SVMResult
+    """
+    C = c_from_nu(result)
+    K = check_array(K, "K", ndim=2, n_rows=len(result.alpha), n_cols=len(result.alpha))
+    alpha = result.alpha / result.rho
+    y = result.y
+    v = y - K @ (alpha * y)
+    objective = float(alpha.sum() - 0.5 * alpha @ ((y - v) * y))
+    viol = _violation(alpha, v, y, np.full(len(y), C), _bound_tol(alpha))
+    return SVMResult(
+        alpha=alpha,
+        b=result.b / result.rho,
+        support=result.support,
+        dual_objective=objective,
+        kkt_violation=viol,
+        n_iter=result.n_iter,
+        converged=result.converged,
+        y=y,
+    )
+
+
+# --- fits ---------------------------------------------------------------------------------
+
+
+def _result(alpha, y, C, v, dual_objective, n_iter, converged, **kw):
+    """SVMResult with the intercept from the free SVs and the KKT violation from v."""
+    atol = _bound_tol(alpha)
+    bias = kw.pop("bias", True)
+    b = _intercept(v, alpha, y, C, atol) if bias else 0.0
+    viol = _violation(alpha, v, y, C, atol, bias=bias)
+    return SVMResult(
+        alpha=alpha,
+        b=b,
+        support=np.flatnonzero(alpha > 0),
+        dual_objective=dual_objective,
+        kkt_violation=viol,
+        n_iter=n_iter,
+        converged=converged,
+        y=y,
+        **kw,
+    )
+
+
+def _spread(K):
+    """max_i ||phi(x_i) - phi(x_0)||: between half the diameter of the data and the diameter."""
+    d2 = K.diagonal() + K[0, 0] - 2.0 * K[0]
+    return math.sqrt(max(0.0, float(np.max(d2))))
+
+
+def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
+    r"""Maximal-margin (hard-margin) SVM, dual form.
+
+    .. math::
+
+        \max_{\alpha} \sum_i \alpha_i - \tfrac12 \sum_{i,j}\alpha_i\alpha_j y_i y_j K_{ij}
+        \quad\text{s.t.}\quad \sum_i \alpha_i y_i = 0,\quad \alpha_i \ge 0.
+
+    Source: Valle Vidal (2009), "Proposición 1 usando kernels"; Chevaleyre (2023), §2.7;
+    Rousseau (2022), "Dual formulation". The intercept is averaged over the support vectors
+    (Rousseau); the margin is :math:`\gamma = (\sum_i\alpha_i)^{-1/2}` (Valle Vidal,
+    Proposición 2).
+
+    On data that are not separable the dual is unbounded: SMO never meets its stopping rule
+    (an :math:`\alpha` with :math:`m(\alpha) - M(\alpha) < 1` would give a separating
+    hyperplane) and :math:`\sum_i\alpha_i` grows without limit. Any feasible :math:`\alpha`
+    bounds the margin: :math:`\lambda = 2\alpha/\sum_i\alpha_i` puts weight 1 on each class,
+    so :math:`u - v = 2w/\sum_i\alpha_i` joins a point :math:`u` of the convex hull of the
+    positive class to a point :math:`v` of the other hull, and
+
+    .. math::
+
+        \gamma \le \tfrac12\|u - v\| = \frac{\|w\|}{\sum_i \alpha_i},
+        \qquad \|w\|^2 = \alpha^\top Q\alpha.
+
+    The fit runs SMO by chunks of iterations and raises :class:`NotSeparableError` as soon as
+    this bound falls below ``min_margin``; on non-separable data it decreases like the inverse
+    of the number of iterations.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix.
+    y : array_like, shape (n,)
+        Labels :math:`\pm 1`.
+    tol : float
+        Stopping tolerance :math:`m(\alpha) - M(\alpha)`, in units of :math:`y_i f(x_i)`
+        (raised to the round-off level :math:`10^3\epsilon_{\text{mach}} \sum_i\alpha_i
+        \max_i K_{ii}` of the gradient when that is larger).
+    max_iter : int, optional
+        Default :math:`\max(10^6, 100n)`.
+    min_margin : float, optional
+        Margins below it count as "not separable" (they cannot be resolved in floating point:
+        :math:`\sum_i\alpha_i = 1/\gamma^2`). Default :math:`10^{-4} r` with :math:`r` the
+        spread of the data, :math:`\max_i \|\phi(x_i) - \phi(x_1)\|`.
+
+    Returns
+    -------
+    SVMResult
+
+    Raises
+    ------
+    NotSeparableError
+        When a feasible :math:`\alpha` proves that the margin is below ``min_margin``.
+
+    Examples
+    --------
+    The closest point of the segment from (0, 0) to (0, 2) to (3, 1) is (0, 1): :math:`w =
+    (2/3, 0)`, :math:`\gamma = 3/2`, :math:`\alpha = 2\lambda/9` with :math:`\lambda =
+    (1/2, 1/2, 1)`.
+
+    >>> X = np.array([[0.0, 0.0], [0.0, 2.0], [3.0, 1.0]])
+    >>> res = hard_margin(X @ X.T, [-1.0, -1.0, 1.0])
+    >>> np.round(res.alpha, 6), round(res.b, 6), round(margin(res, X @ X.T), 6)
+    (array([0.111111, 0.111111, 0.222222]), -1.0, 1.5)
+    """
+    K, y = _check_fit(K, y)
+    tol = _check_tol(tol)
+    n = len(y)
+    max_iter = max(10**6, 100 * n) if max_iter is None else check_integer(max_iter, "max_iter", 0)
+    r = _spread(K)
+    min_margin = 1e-4 * r if min_margin is None else check_positive(min_margin, "min_margin")
+    kmax = float(np.max(np.abs(K.diagonal())))
+    alpha, n_iter, chunk = np.zeros(n), 0, max(1000, 10 * n)
+    while True:
+        tol_run = max(tol, 1e3 * np.finfo(float).eps * float(alpha.sum()) * kmax)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res = smo(
+                K,
+                y,
+                -np.ones(n),
+                np.inf,
+                alpha,
+                tol=tol_run,
+                max_iter=min(chunk, max_iter - n_iter),
+            )
+        alpha, n_iter = res.alpha, n_iter + res.n_iter
+        if res.converged:
+            break
+        s = float(alpha.sum())
+        bound = math.sqrt(max(0.0, float(alpha @ (res.grad + 1.0)))) / s  # ||w|| / sum(alpha)
+        if bound <= min_margin:
+            raise NotSeparableError(
+                "K, y: the classes are not separable in feature space: after "
+                f"{n_iter} SMO iterations sum(alpha) = {s:.3g} and the margin is at most "
+                f"||w|| / sum(alpha) = {bound:.3g}, below min_margin = {min_margin:.3g} (two "
+                f"points of the convex hulls of the classes are {2 * bound:.3g} apart)"
+            )
+        if n_iter >= max_iter:
+            warnings.warn(
+                f"hard_margin: SMO stopped at its iteration limit max_iter={max_iter} with "
+                f"m - M = {res.violation:.3g} > tol = {tol_run:.3g}",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+            break
+        chunk *= 2
+    C = np.full(n, np.inf)
+    return _result(alpha, y, C, -y * res.grad, -res.objective, n_iter, res.converged)
+
+
+def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True):
+    r"""Soft-margin SVM with the hinge loss (C-SVM, L1 slacks), dual form.
+
+    .. math::
+
+        \max_{\alpha} \sum_i \alpha_i - \tfrac12 \sum_{i,j}\alpha_i\alpha_j y_i y_j K_{ij}
+        \quad\text{s.t.}\quad \sum_i \alpha_i y_i = 0,\quad 0 \le \alpha_i \le C,
+
+    the dual of :math:`\min \tfrac12\|w\|^2 + C\sum_i \xi_i` s.t. :math:`y_i(\langle w,
+    \phi(x_i)\rangle + b) \ge 1 - \xi_i`, :math:`\xi_i \ge 0`. Source: Valle Vidal (2009),
+    "Soft Margin norma 1"; Chevaleyre (2023), §3.1; Rousseau (2022), "Soft margin
+    minimization problem". The intercept is averaged over the free SVs :math:`0 < \alpha_i < C`
+    (midpoint of the feasible interval if there is none).
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    C : float > 0
+    tol : float
+        Stopping tolerance :math:`m(\alpha) - M(\alpha)` (units of :math:`y_i f(x_i)`).
+    max_iter : int, optional
+    shrinking : bool
+
+    Returns
+    -------
+    SVMResult
+
+    Examples
+    --------
+    Two points 2 apart need :math:`\alpha_i = 1/2` for the hard margin; with :math:`C = 1/4`
+    both are bounded, and :math:`b` is the midpoint of its feasible interval:
+
+    >>> X = np.array([[0.0], [2.0]])
+    >>> res = soft_margin_l1(X @ X.T, [-1.0, 1.0], C=0.25)
+    >>> res.alpha, res.b
+    (array([0.25, 0.25]), -0.5)
+    """
+    K, y = _check_fit(K, y)
+    C = check_positive(C, "C")
+    tol = _check_tol(tol)
+    res = smo(K, y, -np.ones(len(y)), C, tol=tol, max_iter=max_iter, shrinking=shrinking)
+    Cv = np.full(len(y), C)
+    return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, res.n_iter, res.converged)
+
+
+def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
+    r"""Soft-margin SVM with squared slacks (L2), dual form: the hard margin on :math:`K + I/C`.
+
+    .. math::
+
+        \max_{\alpha} \sum_i \alpha_i - \tfrac12 \sum_{i,j}\alpha_i\alpha_j y_i y_j
+        \big(K_{ij} + \tfrac1C\delta_{ij}\big)
+        \quad\text{s.t.}\quad \sum_i \alpha_i y_i = 0,\quad \alpha_i \ge 0,
+
+    the dual of :math:`\min \tfrac12\|w\|^2 + \tfrac C2\sum_i \xi_i^2` s.t.
+    :math:`y_i(\langle w, \phi(x_i)\rangle + b) \ge 1 - \xi_i`. Source: Valle Vidal (2009),
+    "Soft Margin norma 2" and its "Proposición". :math:`K + I/C` is positive definite, so the
+    problem is always bounded. The intercept makes :math:`y_i f(x_i) = 1 - \alpha_i/C` on the
+    support vectors (Valle Vidal prints :math:`f(x_i) = 1 - \alpha_i/C`, without
+    :math:`y_i`), averaged over them. ``decision_function`` takes the plain ``K_test``.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    C : float > 0
+    tol : float
+    max_iter : int, optional
+
+    Returns
+    -------
+    SVMResult
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [2.0]])
+    >>> res = soft_margin_l2(X @ X.T, [-1.0, 1.0], C=2.0)  # alpha = 2 / (4 + 2 / C)
+    >>> np.round(res.alpha, 6), round(res.b, 6)
+    (array([0.4, 0.4]), -0.8)
+    """
+    K, y = _check_fit(K, y)
+    C = check_positive(C, "C")
+    tol = _check_tol(tol)
+    n = len(y)
+    K2 = K.copy()
+    K2.flat[:: n + 1] += 1.0 / C
+    res = smo(K2, y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
+    return _result(
+        res.alpha, y, np.full(n, np.inf), -y * res.grad, -res.objective, res.n_iter, res.converged
+    )
+
+
+def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
+    r"""Vert's SVM without intercept: :math:`\min_f \frac1n\sum_i \mathrm{hinge}(y_if(x_i)) +
+    \lambda\|f\|^2_{\mathcal H}`.
+
+    Its dual (Vert, *Méthodes à noyaux* (2004), "Retour au primal"), in Vert's signed
+    coefficients :math:`\alpha^V` with :math:`f = \sum_i\alpha^V_i K(x_i, \cdot)`:
+
+    .. math::
+
+        \max_{\alpha^V} \; 2\,{\alpha^V}^\top y - {\alpha^V}^\top K\alpha^V
+        \quad\text{s.t.}\quad 0 \le y_i\alpha^V_i \le \frac{1}{2\lambda n}.
+
+    With :math:`\alpha_i = y_i\alpha^V_i \ge 0` (the book's convention, stored in the result)
+    this is :math:`2\,(\sum_i\alpha_i - \tfrac12\alpha^\top Q\alpha)`, twice the C-SVM dual
+    *without* the constraint :math:`y^\top\alpha = 0` (no intercept) and with
+    :math:`C_{\text{book}} = 1/(2\lambda n)`: the same :math:`f` as
+    :math:`\min \tfrac12\|f\|^2 + C_{\text{book}}\sum_i \mathrm{hinge}_i`, and as Vert's
+    :math:`\min \|f\|^2 + C\sum_i\mathrm{hinge}_i` with :math:`C = 1/(n\lambda)`
+    (:func:`c_from_lambda`). Vert's μ-dual has :math:`\mu_i = 2\lambda\alpha_i \in [0, 1/n]`.
+    ``dual_objective`` is in Vert's scaling (:math:`2{\alpha^V}^\top y -
+    {\alpha^V}^\top K\alpha^V`), equal at the optimum to the primal value divided by
+    :math:`\lambda`; ``b = 0``.
+
+    The box-constrained problem is solved exactly by :func:`kernels_ref.smo.smo` on
+    :class:`~kernels_ref.smo.AugmentedGram`: two extra unbounded variables with labels
+    :math:`\pm 1` and zero kernel rows absorb the equality constraint, so that every SMO step
+    that involves one of them is a single-variable (coordinate) step. The KKT violation is
+    :math:`\max(0, m) + \max(0, -M)` (see :func:`kkt_violation` with ``bias=False``).
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    lam : float > 0
+    tol : float
+    max_iter : int, optional
+
+    Returns
+    -------
+    SVMResult
+
+    Examples
+    --------
+    :math:`f(x) = wx` with :math:`\frac12(1 - w)_+ + 0.1 w^2` minimal at :math:`w = 1`, carried
+    by the first point alone:
+
+    >>> X = np.array([[-1.0], [2.0]])
+    >>> res = lambda_svm(X @ X.T, [-1.0, 1.0], lam=0.1)
+    >>> np.round(res.alpha, 6), res.b
+    (array([1., 0.]), 0.0)
+    """
+    K, y = _check_fit(K, y)
+    lam = check_positive(lam, "lam")
+    tol = _check_tol(tol)
+    n = len(y)
+    C = 1.0 / (2.0 * lam * n)
+    y_aug = np.concatenate([y, [1.0, -1.0]])
+    p_aug = np.concatenate([-np.ones(n), [0.0, 0.0]])
+    C_aug = np.concatenate([np.full(n, C), [np.inf, np.inf]])
+    res = smo(AugmentedGram(K), y_aug, p_aug, C_aug, tol=tol, max_iter=max_iter)
+    alpha = res.alpha[:n].copy()
+    v = -y * res.grad[:n]
+    return _result(
+        alpha, y, np.full(n, C), v, -2.0 * res.objective, res.n_iter, res.converged, bias=False
+    )
+
+
+def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
+    r"""ν-SVM, dual form (Schölkopf et al. 2000), as in Valle Vidal.
+
+    .. math::
+
+        \max_{\alpha} -\tfrac12\sum_{i,j}\alpha_i\alpha_j y_i y_j K_{ij}
+        \quad\text{s.t.}\quad \sum_i y_i\alpha_i = 0,\quad \sum_i\alpha_i \ge \nu,\quad
+        0 \le \alpha_i \le \frac1n.
+
+    Source: Valle Vidal (2009), end of "Soft Margin norma 1 (3)" (where it is read as a
+    proportion of points "whose margin exceeds ν"; the right reading is the ν-property:
+    ν bounds the fraction of margin errors from above and the fraction of support vectors from
+    below). An optimal solution with :math:`\sum_i\alpha_i = \nu` always exists, so it is
+    solved with the two equalities :math:`\sum_{y_i = \pm1}\alpha_i = \nu/2` by the
+    two-constraint SMO, in LIBSVM's scaling (:math:`n\alpha \in [0, 1]`, Chang & Lin 2011,
+    §4.2), which requires :math:`\nu \le 2\min(n_+, n_-)/n`. The primal is
+    :math:`\min \tfrac12\|w\|^2 - \nu\rho + \frac1n\sum_i\xi_i` s.t.
+    :math:`y_i(\langle w,\phi(x_i)\rangle + b) \ge \rho - \xi_i`; ``rho`` and ``b`` come from
+    the free SVs of each class (:math:`y_if(x_i) = \rho`): with
+    :math:`r_\pm = y_i f_0(x_i)` averaged over the free SVs of class :math:`\pm 1`,
+    :math:`\rho = (r_+ + r_-)/2` and :math:`b = (r_- - r_+)/2`.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    nu : float in (0, 1]
+        Must not exceed :math:`2\min(n_+, n_-)/n`.
+    tol : float
+        Tolerance of the scaled problem (units of :math:`y_if(x_i)/\rho`-like quantities
+        times :math:`n`); the reported ``kkt_violation`` is in the unscaled units.
+    max_iter : int, optional
+
+    Returns
+    -------
+    SVMResult
+        With ``rho`` set; ``dual_objective`` :math:`= -\tfrac12\alpha^\top Q\alpha`.
+
+    Raises
+    ------
+    ValueError
+        When ``nu`` is outside (0, 1] or infeasible for the class sizes.
+
+    Examples
+    --------
+    The inner points 1 and 3 carry :math:`\nu/2 = 0.2` each: :math:`w = 0.4`,
+    :math:`f(x) = 0.4x - 0.8`, :math:`y_if(x_i) = \rho = 0.4` on both.
+
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> res = nu_svm(X @ X.T, [-1.0, -1.0, 1.0, 1.0], nu=0.4)
+    >>> np.round(res.alpha, 6), round(res.rho, 6), round(res.b, 6)
+    (array([0. , 0.2, 0.2, 0. ]), 0.4, -0.8)
+    """
+    K, y = _check_fit(K, y)
+    nu = check_in_range(nu, "nu", 0.0, 1.0, low_open=True)
+    tol = _check_tol(tol)
+    n = len(y)
+    pos = y > 0
+    n_pos, n_neg = int(np.count_nonzero(pos)), int(np.count_nonzero(~pos))
+    nu_max = 2.0 * min(n_pos, n_neg) / n
+    if nu > nu_max * (1 + 1e-12):
+        raise ValueError(
+            f"nu = {nu} is infeasible for these labels: the nu-SVM needs "
+            f"nu <= 2 min(n+, n-)/n = {nu_max:.6g} (n+ = {n_pos}, n- = {n_neg})"
+        )
+    alpha0 = np.zeros(n)
+    for cls in (pos, ~pos):  # LIBSVM's starting point: fill each class up to nu n / 2
+        left = nu * n / 2
+        for t in np.flatnonzero(cls):
+            alpha0[t] = min(1.0, left)
+            left -= alpha0[t]
+    res = smo(K, y, np.zeros(n), 1.0, alpha0, tol=tol, max_iter=max_iter, two_constraints=True)
+    alpha = res.alpha / n
+    G = res.grad / n  # G_t = y_t f_0(x_t)
+    atol = _bound_tol(alpha)
+    r = []
+    for cls in (pos, ~pos):
+        free = cls & (alpha > atol) & (alpha < 1.0 / n - atol)
+        if np.any(free):
+            r.append(float(np.mean(G[free])))
+        else:  # midpoint of [max G over alpha = 1/n, min G over alpha = 0] (LIBSVM)
+            lo = float(np.max(G, where=cls & (alpha >= 1.0 / n - atol), initial=-np.inf))
+            hi = float(np.min(G, where=cls & (alpha <= atol), initial=np.inf))
+            r.append(_midpoint(lo, hi))
+    r_pos, r_neg = r
+    rho = 0.5 * (r_pos + r_neg)
+    b = 0.5 * (r_neg - r_pos)
+    v = -y * G
+    viol = _violation(alpha, v, y, np.full(n, 1.0 / n), atol, nu=nu)
+    return SVMResult(
+        alpha=alpha,
+        b=b,
+        support=np.flatnonzero(alpha > 0),
+        dual_objective=-res.objective / n**2,
+        kkt_violation=viol,
+        n_iter=res.n_iter,
+        converged=res.converged,
+        y=y,
+        rho=rho,
+    )

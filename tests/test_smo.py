@@ -1,0 +1,343 @@
+"""Tests of kernels_ref.smo: the general SMO solver, its variants and its input checks.
+
+Exact small problems first, then properties of the solution on random problems (KKT,
+feasibility, an exact gradient, optimality against random feasible points), then the
+instances that go through a matrix-like object (TiledGram for SVR, AugmentedGram), checked
+against the same problem written with an explicit matrix and against cvxpy.
+"""
+
+import warnings
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kernels_ref.exceptions import ConvergenceWarning
+from kernels_ref.kernels import gaussian_kernel, linear_kernel
+from kernels_ref.smo import (
+    TAU,
+    AugmentedGram,
+    SMOResult,
+    TiledGram,
+    optimality_gap,
+    smo,
+    working_sets,
+)
+
+
+def random_problem(seed, n, kernel="gaussian", overlap=0.5):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    y[:2] = [1.0, -1.0]
+    X = rng.standard_normal((n, 3)) + y[:, None] * overlap
+    K = gaussian_kernel(X, sigma=1.5) if kernel == "gaussian" else linear_kernel(X)
+    return K, y
+
+
+def objective(K, y, p, alpha):
+    u = alpha * y
+    return 0.5 * u @ K @ u + p @ alpha
+
+
+def independent_violation(K, y, p, C, alpha, two=False):
+    """m - M recomputed from scratch with the definition (Fan, Chen & Lin 2005, eq. (11))."""
+    G = y * (K @ (alpha * y)) + p
+    v = -y * G
+    up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+    low = ((y < 0) & (alpha < C)) | ((y > 0) & (alpha > 0))
+    if not two:
+        return v[up].max() - v[low].min()
+    return max(
+        v[up & (y > 0)].max(initial=-np.inf) - v[low & (y > 0)].min(initial=np.inf),
+        v[up & (y < 0)].max(initial=-np.inf) - v[low & (y < 0)].min(initial=np.inf),
+    )
+
+
+# --- exact small cases ----------------------------------------------------------------------
+
+
+def test_two_points_hard_margin_closed_form():
+    # x1 = (0, 0), y = +1; x2 = (3, 4), y = -1; ||x1 - x2||^2 = 25.
+    # alpha_1 = alpha_2 = a by the equality constraint; the dual objective is
+    # 2a - (1/2) a^2 ||x1 - x2||^2, maximal at a = 2 / 25.
+    X = np.array([[0.0, 0.0], [3.0, 4.0]])
+    res = smo(X @ X.T, np.array([1.0, -1.0]), -np.ones(2), np.inf, tol=1e-14)
+    np.testing.assert_allclose(res.alpha, [0.08, 0.08], rtol=1e-14)
+    assert res.converged and res.n_iter == 1
+    assert res.objective == pytest.approx(-(2 * 0.08 - 0.5 * 0.08**2 * 25), rel=1e-14)
+
+
+def test_two_points_box_clips_the_step():
+    # Same problem with C = 0.05 < 2/25: both variables end at the bound, exactly.
+    X = np.array([[0.0, 0.0], [3.0, 4.0]])
+    res = smo(X @ X.T, np.array([1.0, -1.0]), -np.ones(2), 0.05, tol=1e-14)
+    assert res.alpha.tolist() == [0.05, 0.05]
+    assert res.violation <= 0
+
+
+def test_three_points_on_a_line():
+    # x = 0 (y = -1), x = 1 (+1), x = 3 (+1), linear kernel. The closest pair is (0, 1):
+    # hard margin w = 2, b = -1, alpha = (2, 2, 0) (alpha = 2 / d^2 for the pair, d = 1);
+    # x = 3 has y f = 5 > 1 so alpha_3 = 0. The gradient is G = Q alpha - 1 with
+    # Q alpha = y * f0(x) = (0, 2, 6): G = (-1, 1, 5).
+    X = np.array([[0.0], [1.0], [3.0]])
+    y = np.array([-1.0, 1.0, 1.0])
+    res = smo(X @ X.T, y, -np.ones(3), np.inf, tol=1e-14)
+    np.testing.assert_allclose(res.alpha, [2.0, 2.0, 0.0], atol=1e-13)
+    np.testing.assert_allclose(res.grad, [-1.0, 1.0, 5.0], atol=1e-12)
+
+
+def test_working_sets_small_case():
+    alpha = np.array([0.0, 0.5, 1.0, 0.0, 0.5, 1.0])
+    y = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
+    up, low = working_sets(alpha, y, 1.0)
+    assert up.tolist() == [True, True, False, False, True, True]
+    assert low.tolist() == [False, True, True, True, True, False]
+
+
+def test_optimality_gap_small_case():
+    v = np.array([3.0, 1.0, 2.0])
+    assert optimality_gap(v, np.array([True, False, True]), np.array([False, True, True])) == 2.0
+    assert optimality_gap(v, np.zeros(3, bool), np.ones(3, bool)) == -np.inf
+
+
+def test_result_is_frozen():
+    X = np.array([[0.0], [1.0]])
+    res = smo(X @ X.T, np.array([1.0, -1.0]), -np.ones(2), 1.0)
+    assert isinstance(res, SMOResult)
+    with pytest.raises(AttributeError):
+        res.n_iter = 3
+
+
+# --- properties of the solution -------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(4, 40),
+    C=st.sampled_from([0.1, 1.0, 10.0, np.inf]),
+    kernel=st.sampled_from(["gaussian", "linear"]),
+)
+def test_solution_meets_kkt_and_is_feasible(seed, n, C, kernel):
+    K, y = random_problem(seed, n, kernel, overlap=0.5 if np.isfinite(C) else 3.0)
+    p = -np.ones(n)
+    res = smo(K, y, p, C, tol=1e-9)
+    assert res.converged
+    assert np.all(res.alpha >= 0) and np.all(res.alpha <= C)
+    assert abs(y @ res.alpha) <= 1e-12 * max(1.0, res.alpha.sum())
+    np.testing.assert_allclose(res.grad, y * (K @ (res.alpha * y)) + p, atol=1e-9)
+    assert independent_violation(K, y, p, C, res.alpha) == pytest.approx(res.violation, abs=1e-9)
+    assert res.violation <= 1e-9
+    assert res.objective == pytest.approx(objective(K, y, p, res.alpha), rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 30), C=st.sampled_from([0.5, 5.0]))
+def test_objective_not_above_random_feasible_points(seed, n, C):
+    K, y = random_problem(seed, n)
+    p = -np.ones(n)
+    best = smo(K, y, p, C, tol=1e-10).objective
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        a = rng.uniform(0, C, n)
+        sp, sn = a[y > 0].sum(), a[y < 0].sum()  # scale the heavier class to meet y^T a = 0
+        a[y > 0 if sp > sn else y < 0] *= min(sp, sn) / max(sp, sn)
+        assert best <= objective(K, y, p, a) + 1e-9
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 60), C=st.sampled_from([1.0, 30.0]))
+def test_shrinking_gives_the_same_solution(seed, n, C):
+    K, y = random_problem(seed, n)
+    p = -np.ones(n)
+    a = smo(K, y, p, C, tol=1e-10, shrinking=True)
+    b = smo(K, y, p, C, tol=1e-10, shrinking=False)
+    assert a.objective == pytest.approx(b.objective, rel=1e-9)
+    np.testing.assert_allclose(K @ (a.alpha * y), K @ (b.alpha * y), atol=1e-6)
+
+
+def test_shrinking_on_a_larger_problem():
+    # Large enough for the active set to be shrunk and compacted several times.
+    K, y = random_problem(7, 1500, overlap=0.7)
+    p = -np.ones(1500)
+    a = smo(K, y, p, 20.0, tol=1e-8, shrinking=True)
+    b = smo(K, y, p, 20.0, tol=1e-8, shrinking=False)
+    assert a.converged and b.converged
+    assert a.objective == pytest.approx(b.objective, rel=1e-10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), nu=st.floats(0.2, 0.8))
+def test_two_constraint_variant_keeps_class_sums(seed, n, nu):
+    K, y = random_problem(seed, n)
+    pos = y > 0
+    target = nu * min(pos.sum(), (~pos).sum())  # LIBSVM's scaling: 0 <= alpha <= 1
+    alpha0 = np.zeros(n)
+    for cls in (pos, ~pos):
+        left = target
+        for t in np.flatnonzero(cls):
+            alpha0[t] = min(1.0, left)
+            left -= alpha0[t]
+    res = smo(K, y, np.zeros(n), 1.0, alpha0, tol=1e-9, two_constraints=True)
+    assert res.converged
+    assert res.alpha[pos].sum() == pytest.approx(target, rel=1e-12)
+    assert res.alpha[~pos].sum() == pytest.approx(target, rel=1e-12)
+    assert independent_violation(K, y, np.zeros(n), 1.0, res.alpha, two=True) <= 1e-9
+
+
+def test_starting_point_fixes_delta():
+    # y^T alpha = Delta is kept from the starting point.
+    K, y = random_problem(3, 20)
+    alpha0 = np.where(y > 0, 0.3, 0.0)
+    res = smo(K, y, -np.ones(20), 1.0, alpha0, tol=1e-10)
+    assert y @ res.alpha == pytest.approx(y @ alpha0, rel=1e-12)
+    assert res.converged
+
+
+def test_nonpositive_curvature_is_replaced_by_tau():
+    # Duplicate points with the same label: a_ij = 0 for the pair, which never moves;
+    # with opposite labels and C finite the step is b / tau, clipped at the bound C.
+    X = np.array([[0.0], [0.0], [2.0]])
+    res = smo(X @ X.T, np.array([1.0, -1.0, 1.0]), -np.ones(3), 1.0, tol=1e-12)
+    assert res.converged
+    assert TAU == 1e-12
+
+
+def test_iteration_limit_warns():
+    K, y = random_problem(0, 50)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        res = smo(K, y, -np.ones(50), 10.0, max_iter=3)
+    assert res.n_iter == 3 and not res.converged
+
+
+def test_inputs_not_modified():
+    K, y = random_problem(1, 15)
+    p, C, alpha0 = -np.ones(15), np.full(15, 2.0), np.zeros(15)
+    copies = [a.copy() for a in (K, y, p, C, alpha0)]
+    smo(K, y, p, C, alpha0)
+    for a, b in zip((K, y, p, C, alpha0), copies, strict=True):
+        assert np.array_equal(a, b)
+
+
+# --- matrix-like Gram matrices: SVR and the problem without intercept ------------------------
+
+
+def svr_dual_cvxpy(K, t, C, eps):
+    """epsilon-SVR dual in (alpha, alpha*) written directly (Chang & Lin 2011, eq. (2.6))."""
+    n = len(t)
+    w, V = np.linalg.eigh(K)
+    L = V * np.sqrt(np.clip(w, 0, None))
+    a, s = cp.Variable(n), cp.Variable(n)
+    obj = 0.5 * cp.sum_squares(L.T @ (a - s)) + eps * cp.sum(a + s) - t @ (a - s)
+    prob = cp.Problem(cp.Minimize(obj), [a >= 0, a <= C, s >= 0, s <= C, cp.sum(a - s) == 0])
+    prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    return prob.value, a.value - s.value
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_tiled_gram_solves_epsilon_svr(seed):
+    # SVR as an instance: variables (alpha, alpha*), labels (1, -1), p = (eps - t, eps + t),
+    # Q = [[K, -K], [-K, K]] = y_i y_j [[K, K], [K, K]]_ij.
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.uniform(-3, 3, 25))[:, None]
+    t = np.sinc(x[:, 0]) + 0.1 * rng.standard_normal(25)
+    K = gaussian_kernel(x, sigma=0.7)
+    C, eps = 2.0, 0.1
+    y2 = np.concatenate([np.ones(25), -np.ones(25)])
+    p2 = np.concatenate([eps - t, eps + t])
+    res = smo(TiledGram(K), y2, p2, C, tol=1e-10)
+    explicit = smo(np.block([[K, K], [K, K]]), y2, p2, C, tol=1e-10)
+    value, beta = svr_dual_cvxpy(K, t, C, eps)
+    assert res.converged
+    assert res.objective == pytest.approx(explicit.objective, rel=1e-10)
+    assert res.objective == pytest.approx(value, rel=1e-7)
+    beta_smo = res.alpha[:25] - res.alpha[25:]
+    np.testing.assert_allclose(K @ beta_smo, K @ beta, atol=1e-5)
+
+
+def test_tiled_gram_operations():
+    K = np.array([[2.0, 1.0], [1.0, 3.0]])
+    G = TiledGram(K)
+    full = np.block([[K, K], [K, K]])
+    w = np.array([1.0, -2.0, 0.5, 3.0])
+    np.testing.assert_array_equal(G.diagonal(), full.diagonal())
+    np.testing.assert_array_equal(G @ w, full @ w)
+    for t in range(4):
+        np.testing.assert_array_equal(G[t], full[t])
+    idx = np.array([0, 3])
+    np.testing.assert_array_equal(G.submatrix(idx), full[np.ix_(idx, idx)])
+
+
+def test_augmented_gram_operations():
+    K = np.array([[2.0, 1.0], [1.0, 3.0]])
+    G = AugmentedGram(K)
+    full = np.zeros((4, 4))
+    full[:2, :2] = K
+    w = np.array([1.0, -2.0, 0.5, 3.0])
+    np.testing.assert_array_equal(G.diagonal(), full.diagonal())
+    np.testing.assert_array_equal(G @ w, full @ w)
+    for t in range(4):
+        np.testing.assert_array_equal(G[t], full[t])
+    idx = np.array([1, 2, 3])
+    np.testing.assert_array_equal(G.submatrix(idx), full[np.ix_(idx, idx)])
+
+
+def test_augmented_gram_removes_the_equality_constraint():
+    # min 1/2 a^T Q a - sum a, 0 <= a <= C with no equality: compare with cvxpy.
+    K, y = random_problem(4, 20)
+    C = 0.7
+    y3 = np.concatenate([y, [1.0, -1.0]])
+    p3 = np.concatenate([-np.ones(20), [0.0, 0.0]])
+    C3 = np.concatenate([np.full(20, C), [np.inf, np.inf]])
+    res = smo(AugmentedGram(K), y3, p3, C3, tol=1e-10)
+    a = cp.Variable(20)
+    w, V = np.linalg.eigh(K)
+    L = V * np.sqrt(np.clip(w, 0, None))
+    prob = cp.Problem(
+        cp.Minimize(0.5 * cp.sum_squares(L.T @ cp.multiply(y, a)) - cp.sum(a)), [a >= 0, a <= C]
+    )
+    prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    assert res.converged
+    assert res.objective == pytest.approx(prob.value, rel=1e-7)
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+GOOD_K = np.eye(3)
+GOOD_Y = np.array([1.0, -1.0, 1.0])
+GOOD_P = -np.ones(3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"K": np.ones((3, 2))}, "K"),
+        ({"K": np.full((3, 3), np.nan)}, "K"),
+        ({"y": np.array([1.0, 0.0, 1.0])}, "y"),
+        ({"y": np.ones(4)}, "y"),
+        ({"p": np.ones(2)}, "p"),
+        ({"p": np.array([np.inf, 0.0, 0.0])}, "p"),
+        ({"C": 0.0}, "C"),
+        ({"C": np.array([1.0, -1.0, 1.0])}, "C"),
+        ({"C": np.nan}, "C"),
+        ({"C": np.ones(2)}, "C"),
+        ({"alpha0": np.array([-1.0, 0.0, 0.0])}, "alpha0"),
+        ({"alpha0": np.array([2.0, 0.0, 0.0]), "C": 1.0}, "alpha0"),
+        ({"tol": 0.0}, "tol"),
+        ({"tol": np.inf}, "tol"),
+        ({"max_iter": -1}, "max_iter"),
+        ({"max_iter": 2.5}, "max_iter"),
+        ({"two_constraints": 1}, "two_constraints"),
+    ],
+)
+def test_bad_input_names_the_argument(kwargs, name):
+    args = {"K": GOOD_K, "y": GOOD_Y, "p": GOOD_P, "C": 1.0}
+    args.update(kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        with pytest.raises(ValueError, match=name):
+            smo(**args)
