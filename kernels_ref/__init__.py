@@ -12,13 +12,29 @@ feature_space  Feature maps, distances, centring, nearest centroid, kernel k-mea
 perceptron     The perceptron, primal and dual (kernel) forms; the perceptron criterion.
 losses         Loss functions of the margin (classification) and of the residual (regression).
 bounds         Mistake and generalisation bounds (Novikoff).
+svm            Support vector machines: hard margin, soft margins L1/L2, Vert's lambda form, nu-SVM.
+smo            The SMO solver of every SVM dual (second-order working sets, shrinking).
+cvx            cvxpy reference solutions (primal and dual) of every SVM and SVR problem;
+               imported on demand (``from kernels_ref import cvx``), as it loads cvxpy.
 pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
 regression     The representer theorem (span decomposition), kernel ridge regression.
 exceptions     The dedicated exception and warnings.
 """
 
-from . import bounds, cca, exceptions, feature_space, kernels, losses, pca, perceptron, regression
+from . import (
+    bounds,
+    cca,
+    exceptions,
+    feature_space,
+    kernels,
+    losses,
+    pca,
+    perceptron,
+    regression,
+    smo,
+    svm,
+)
 from .exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
 __version__ = "0.1.0"
@@ -36,4 +52,6 @@ __all__ = [
     "pca",
     "perceptron",
     "regression",
+    "smo",
+    "svm",
 ]
