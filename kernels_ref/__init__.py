@@ -18,7 +18,7 @@ cvx            cvxpy reference solutions (primal and dual) of every SVM and SVR 
                imported on demand (``from kernels_ref import cvx``), as it loads cvxpy.
 pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
-regression     The representer theorem (span decomposition), kernel ridge regression.
+regression     The representer theorem, kernel ridge regression, support vector regression.
 exceptions     The dedicated exception and warnings.
 """
 

@@ -68,6 +68,7 @@ from ._validation import (
     check_in_range,
     check_labels,
     check_positive,
+    check_real,
     check_test_gram,
 )
 from .exceptions import NotSeparableError
@@ -1109,7 +1110,7 @@ def nu_svm_dual(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
 
 
 def _check_svr(C, epsilon):
-    return check_positive(C, "C"), check_positive(epsilon, "epsilon")
+    return check_positive(C, "C"), check_real(epsilon, "epsilon", low=0.0)
 
 
 def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
@@ -1133,7 +1134,7 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
     y : array_like, shape (n,)
         Real targets.
     C : float > 0
-    epsilon : float > 0
+    epsilon : float >= 0
     Phi : array_like, shape (n, D), optional
     solver : str or None
     solver_options : dict, optional
@@ -1195,7 +1196,7 @@ def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=N
     K : array_like, shape (n, n) or None
     y : array_like, shape (n,)
     C : float > 0
-    epsilon : float > 0
+    epsilon : float >= 0
     Phi : array_like, shape (n, D), optional
     solver : str or None
     solver_options : dict, optional

@@ -15,7 +15,7 @@ Learning*, Table 12.1 and Figures 12.4 and 12.6.
 
 import numpy as np
 
-from ._validation import check_array, check_positive
+from ._validation import check_array, check_positive, check_real
 
 __all__ = [
     "epsilon_insensitive_loss",
@@ -224,7 +224,7 @@ def epsilon_insensitive_loss(r, epsilon):
     ----------
     r : float or array_like
         Residuals :math:`y - f(x)`.
-    epsilon : float > 0
+    epsilon : float >= 0
         Half-width of the tube in which residuals cost nothing.
 
     Returns
@@ -242,7 +242,7 @@ def epsilon_insensitive_loss(r, epsilon):
     array([1.5, 0. , 1. ])
     """
     r = _values(r, "r")
-    epsilon = check_positive(epsilon, "epsilon")
+    epsilon = check_real(epsilon, "epsilon", low=0.0)
     return _out(np.maximum(0.0, np.abs(r) - epsilon))
 
 

@@ -94,10 +94,6 @@ class SVMResult:
 # --- input checks ------------------------------------------------------------------------
 
 
-# Kept while other modules import the old private name.
-_check_gram = check_gram
-
-
 def _check_square(K, name="K"):
     K = check_array(K, name, ndim=2)
     if K.shape[0] != K.shape[1]:
@@ -106,7 +102,7 @@ def _check_square(K, name="K"):
 
 
 def _check_fit(K, y):
-    K = _check_gram(K)
+    K = check_gram(K)
     return K, check_labels(y, n=K.shape[0])
 
 

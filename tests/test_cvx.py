@@ -526,7 +526,7 @@ def test_nu_infeasible_for_class_balance_raises(solve):
 
 
 @pytest.mark.parametrize("solve", [cvx.svr_primal, cvx.svr_dual])
-@pytest.mark.parametrize(("C", "epsilon", "name"), [(0.0, 0.1, "C"), (1.0, 0.0, "epsilon")])
+@pytest.mark.parametrize(("C", "epsilon", "name"), [(0.0, 0.1, "C"), (1.0, -0.1, "epsilon")])
 def test_bad_svr_parameters_raise(solve, C, epsilon, name):
     with pytest.raises(ValueError, match=name):
         solve(K4, Y4, C, epsilon)
