@@ -125,7 +125,8 @@ class TiledGram:
         return np.tile(self.K.diagonal(), 2)
 
     def __getitem__(self, t):
-        return np.tile(self.K[t % self.n], 2)
+        row = self.K[t % self.n]
+        return np.concatenate((row, row))
 
     def __matmul__(self, w):
         return np.tile(self.K @ (w[: self.n] + w[self.n :]), 2)
