@@ -32,6 +32,11 @@ def check_array(a, name, ndim=2, n_rows=None, n_cols=None):
 
     ``n_rows`` and ``n_cols`` (when given) fix the first and second dimensions.
     """
+    return _checked_array(a, name, ndim, n_rows, n_cols)[0]
+
+
+def _checked_array(a, name, ndim=2, n_rows=None, n_cols=None):
+    """:func:`check_array`, also returning the largest absolute entry (found on the way)."""
     try:
         arr = np.asarray(a, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -40,78 +45,80 @@ def check_array(a, name, ndim=2, n_rows=None, n_cols=None):
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
+    # NaN propagates through min and max, and an infinity is one of them: two passes, no
+    # temporary array.
+    low, high = float(arr.min()), float(arr.max())
+    if not (np.isfinite(low) and np.isfinite(high)):
         raise ValueError(f"{name} contains NaN or infinite values")
     if n_rows is not None and arr.shape[0] != n_rows:
         raise ValueError(f"{name} must have {n_rows} rows, got shape {arr.shape}")
     if n_cols is not None and ndim == 2 and arr.shape[1] != n_cols:
         raise ValueError(f"{name} must have {n_cols} columns, got shape {arr.shape}")
-    return arr
+    return arr, max(high, -low)
 
 
 #: Largest n for which :func:`check_gram` runs the full positive semi-definiteness test.
 FULL_PSD_TEST_MAX_N = 2000
 
 #: Rows and columns per tile in the O(n^2) checks, which then allocate no n x n temporary.
-_TILE = 256
+_TILE = 128
 
 
 def check_gram(K, name="K", psd=True, rtol=1e-10):
     """Return a square, symmetric, finite Gram matrix (C-contiguous); warn if it is not PSD.
 
-    Symmetry is checked to ``rtol`` times ``max(1, max |K_ij|)``, tile by tile. With
-    ``psd=True`` a :class:`~kernels_ref.exceptions.NotPSDWarning` is issued when ``K`` is
-    clearly not positive semi-definite. For ``n <= FULL_PSD_TEST_MAX_N`` the test is complete:
+    Symmetry is checked to ``rtol`` times ``max(1, max |K_ij|)``. With ``psd=True`` a
+    :class:`~kernels_ref.exceptions.NotPSDWarning` is issued when ``K`` is clearly not positive
+    semi-definite. For ``n <= FULL_PSD_TEST_MAX_N`` the test is complete:
     :math:`K / \\max|K_{ij}| + 10^{-9} I` has no Cholesky factor, that is
     :math:`\\lambda_{\\min}(K) < -10^{-9} \\max|K_{ij}|` up to round-off (a Cholesky
     factorisation costs a tenth of an eigendecomposition). Above, it checks the necessary
     conditions :math:`K_{ii} \\ge 0` and :math:`K_{ij}^2 \\le K_{ii} K_{jj}` (every 2 x 2
     principal minor), which cost :math:`O(n^2)`; use :func:`kernels_ref.kernels.is_psd` for the
-    complete test of a large matrix.
+    complete test of a large matrix. The checks of a large matrix run tile by tile, on the upper
+    triangle, in one pass, with no n x n temporary.
     """
-    K = check_array(K, name, ndim=2)
-    if K.shape[0] != K.shape[1]:
+    K, largest = _checked_array(K, name, ndim=2)
+    K = np.ascontiguousarray(K)
+    n = len(K)
+    if n != K.shape[1]:
         raise ValueError(f"{name} must be square, got shape {K.shape}")
-    largest = max(float(K.max()), -float(K.min()))
-    if _largest_asymmetry(K) > rtol * max(largest, 1.0):
-        raise ValueError(f"{name} must be symmetric")
-    if psd and largest > 0 and not _looks_psd(K, largest):
+    full_psd_test = psd and largest > 0 and n <= FULL_PSD_TEST_MAX_N
+    minors = psd and not full_psd_test
+    minors_ok = _scan_upper_tiles(K, rtol * max(largest, 1.0), 1e-9 * largest, name, minors)
+    if full_psd_test:
+        minors_ok = _has_cholesky(K / largest, shift=1e-9)
+    if not minors_ok:
         warnings.warn(
             f"{name} is not positive semi-definite (an eigenvalue is below "
             f"-1e-9 x max|{name}|): it is not the Gram matrix of a kernel",
             NotPSDWarning,
             stacklevel=3,
         )
-    return np.ascontiguousarray(K)
+    return K
 
 
-def _tiles(n):
-    return [slice(start, start + _TILE) for start in range(0, n, _TILE)]
-
-
-def _largest_asymmetry(K):
-    """:math:`\\max_{ij} |K_{ij} - K_{ji}|`, over the upper tiles only."""
-    tiles = _tiles(len(K))
-    largest = 0.0
-    for i, rows in enumerate(tiles):
-        for cols in tiles[i:]:
-            diff = K[rows, cols] - K[cols, rows].T
-            largest = max(largest, float(np.abs(diff, out=diff).max()))
-    return largest
-
-
-def _looks_psd(K, largest):
-    """The test of :func:`check_gram`: complete up to ``FULL_PSD_TEST_MAX_N``, then 2 x 2 minors."""
-    if len(K) <= FULL_PSD_TEST_MAX_N:
-        return _has_cholesky(K / largest, shift=1e-9)
+def _scan_upper_tiles(K, atol, tolerance, name, minors):
+    """Raise unless ``K`` is symmetric to ``atol``; with ``minors``, also return whether every
+    2 x 2 principal minor is non-negative (to ``tolerance``), else ``True``.
+    """
     diag = np.diag(K)
-    if diag.min() < -1e-9 * largest:
-        return False
     root = np.sqrt(np.maximum(diag, 0.0))
-    return all(
-        np.all(np.abs(K[rows]) <= np.outer(root[rows], root) + 1e-9 * largest)
-        for rows in _tiles(len(K))
-    )
+    minors_ok = not minors or diag.min() >= -tolerance
+    starts = range(0, len(K), _TILE)
+    for i in starts:
+        rows = slice(i, i + _TILE)
+        for j in starts[i // _TILE :]:
+            cols = slice(j, j + _TILE)
+            upper = K[rows, cols]
+            diff = upper - K[cols, rows].T
+            if np.abs(diff, out=diff).max() > atol:
+                raise ValueError(f"{name} must be symmetric")
+            if minors and minors_ok:
+                bound = np.multiply.outer(root[rows], root[cols])
+                bound += tolerance
+                minors_ok = bool(np.all(np.abs(upper, out=diff) <= bound))
+    return minors_ok
 
 
 def _has_cholesky(K, shift):
