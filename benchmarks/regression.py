@@ -35,7 +35,7 @@ import numpy as np
 from sklearn.kernel_ridge import KernelRidge
 from sklearn.svm import SVR
 
-from kernels_ref.cvx import svr_decision_function, svr_dual
+from kernels_ref.cvx import svr_dual
 from kernels_ref.kernels import gaussian_kernel
 from kernels_ref.regression import (
     kernel_ridge,
@@ -117,7 +117,7 @@ def svr_row(K, y, K_test, repeat, tol, cvx_max):
             t_cvx, ref = best_time(lambda: svr_dual(K, y, C, EPSILON, solver=None), 1)
         row.update(
             cvx=t_cvx,
-            df_cvx=np.abs(f - svr_decision_function(ref, K_test)).max(),
+            df_cvx=np.abs(f - svr_predict(ref, K_test)).max(),
             gap_cvx=rel_gap(ref.dual_objective, D),
         )
     return row

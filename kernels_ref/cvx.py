@@ -72,13 +72,13 @@ from ._validation import (
     check_test_gram,
 )
 from .exceptions import NotSeparableError
+from .regression import SVRResult
 from .svm import SVMResult, kkt_violation
 
 __all__ = [
     "REFERENCE_OPTIONS",
     "SUPPORT_RTOL",
     "PrimalResult",
-    "SVRReference",
     "hard_margin_dual",
     "hard_margin_primal",
     "lambda_svm_dual",
@@ -91,7 +91,6 @@ __all__ = [
     "soft_margin_l1_primal",
     "soft_margin_l2_dual",
     "soft_margin_l2_primal",
-    "svr_decision_function",
     "svr_dual",
     "svr_primal",
 ]
@@ -136,7 +135,7 @@ class PrimalResult:
         Slacks below the ε-tube (SVR only).
     rho : float or None
         ν-SVM only.
-    dual : SVMResult or SVRReference
+    dual : SVMResult or SVRResult
         The dual solution read off the Lagrange multipliers of the margin (tube) constraints,
         with the intercept of the primal; its ``dual_objective`` is the dual objective at
         those multipliers (equal to ``objective`` by strong duality).
@@ -153,45 +152,6 @@ class PrimalResult:
     rho: float | None
     dual: object
     n_iter: int
-
-
-@dataclass(frozen=True)
-class SVRReference:
-    r"""Solution of the ε-SVR dual; :math:`f(x) = \sum_i (\alpha_i - \alpha_i^*) K(x_i, x) + b`.
-
-    Attributes
-    ----------
-    coef : ndarray, shape (n,)
-        :math:`\alpha - \alpha^*`.
-    b : float
-    alpha, alpha_star : ndarray, shape (n,)
-        Multipliers of :math:`y_i - f(x_i) \le \varepsilon + \xi_i` and of
-        :math:`f(x_i) - y_i \le \varepsilon + \xi_i^*`, in :math:`[0, C]`.
-    support : ndarray of int
-        Indices with :math:`\alpha_i + \alpha_i^* > 0` (above a small tolerance).
-    dual_objective : float
-        :math:`y^\top(\alpha - \alpha^*) - \varepsilon\sum_i(\alpha_i + \alpha_i^*) -
-        \tfrac12(\alpha - \alpha^*)^\top K (\alpha - \alpha^*)`.
-    primal_objective : float
-        :math:`\tfrac12\|f - b\|^2_{\mathcal H} + C\sum_i |y_i - f(x_i)|_\varepsilon` for the
-        :math:`f` of this result (optimal slacks); ``primal_objective - dual_objective`` is the
-        duality gap, :math:`\ge 0`, and 0 at the solution.
-    kkt_violation : float
-        :func:`kernels_ref.svm.kkt_violation` of the dual in :math:`2n` variables.
-    n_iter : int
-    converged : bool
-    """
-
-    coef: np.ndarray
-    b: float
-    alpha: np.ndarray
-    alpha_star: np.ndarray
-    support: np.ndarray
-    dual_objective: float
-    primal_objective: float
-    kkt_violation: float
-    n_iter: int
-    converged: bool
 
 
 # --- set-up ------------------------------------------------------------------------------
@@ -421,7 +381,7 @@ def _svr(alpha, alpha_star, b, K, y, C, epsilon, n_iter):
         p=np.concatenate([epsilon - y, epsilon + y]),
         atol=atol,
     )
-    return SVRReference(
+    return SVRResult(
         coef=coef,
         b=float(b),
         alpha=alpha,
@@ -486,28 +446,6 @@ def primal_decision_function(primal, K_test=None, *, Phi_test=None):
     if Phi_test is None:
         raise ValueError("Phi_test is required: this primal was solved with a feature matrix")
     return check_array(Phi_test, "Phi_test", ndim=2, n_cols=len(primal.w)) @ primal.w + primal.b
-
-
-def svr_decision_function(result, K_test):
-    r"""SVR predictions :math:`f(x) = \sum_i(\alpha_i - \alpha_i^*)K(x_i, x) + b`.
-
-    Parameters
-    ----------
-    result : SVRReference
-    K_test : array_like, shape (n_test, n_train)
-
-    Returns
-    -------
-    ndarray, shape (n_test,)
-
-    Examples
-    --------
-    >>> X = np.array([[-1.0], [1.0]])
-    >>> res = svr_dual(X @ X.T, [-1.0, 1.0], 10.0, 0.5)  # f(x) = x / 2
-    >>> np.round(svr_decision_function(res, np.array([[2.0]]) @ X.T), 6)
-    array([1.])
-    """
-    return check_test_gram(K_test, len(result.coef)) @ result.coef + result.b
 
 
 # --- hard margin --------------------------------------------------------------------------
@@ -1142,8 +1080,8 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
     Returns
     -------
     PrimalResult
-        ``dual`` is an :class:`SVRReference` whose ``alpha``, ``alpha_star`` are the
-        multipliers of the two tube constraints.
+        ``dual`` is an :class:`~kernels_ref.regression.SVRResult` whose ``alpha`` and
+        ``alpha_star`` are the multipliers of the two tube constraints.
 
     Examples
     --------
@@ -1203,7 +1141,7 @@ def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=N
 
     Returns
     -------
-    SVRReference
+    SVRResult
 
     Examples
     --------

@@ -840,7 +840,7 @@ def svr_predict(result, K_test):
     Parameters
     ----------
     result : SVRResult
-        From :func:`svr` (or :class:`kernels_ref.cvx.SVRReference`).
+        From :func:`svr` or :func:`kernels_ref.cvx.svr_dual`.
     K_test : array_like, shape (n_test, n)
         ``K_test[a, i] = K(t_a, x_i)``.
 

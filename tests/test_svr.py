@@ -164,7 +164,7 @@ def test_svr_agrees_with_cvxpy_dual(problem):
     ref = cvx.svr_dual(K, y, C, eps)
     assert res.converged and res.kkt_violation <= TOL + 1e-12
     assert_objectives_agree(res.dual_objective, ref.dual_objective)
-    f, g = svr_predict(res, K_test), cvx.svr_decision_function(ref, K_test)
+    f, g = svr_predict(res, K_test), svr_predict(ref, K_test)
     if has_free(res, C):  # then b is unique: y_i - f(x_i) = +-eps on a free multiplier
         assert_predictions_agree(f, g)
     else:  # b is any point of [m, M]: compare f - b and check cvxpy's b lies in the interval
