@@ -20,6 +20,7 @@ __all__ = [
     "check_in_range",
     "check_integer",
     "check_labels",
+    "check_nu",
     "check_positive",
     "check_real",
     "check_same_n",
@@ -149,6 +150,25 @@ def check_labels(y, n=None, name="y"):
     if np.all(y == y[0]):
         raise ValueError(f"{name} must contain both classes -1 and +1, found only {y[0]:+.0f}")
     return y
+
+
+def check_nu(nu, y):
+    """Return ``nu`` if it lies in (0, 1] and the nu-SVM is feasible for labels ``y``.
+
+    The dual constraints :math:`\\sum_i \\alpha_i y_i = 0`, :math:`\\sum_i \\alpha_i \\ge \\nu`
+    and :math:`0 \\le \\alpha_i \\le 1/n` can hold together only if
+    :math:`\\nu \\le 2\\min(n_+, n_-)/n`; the message gives that bound.
+    """
+    nu = check_in_range(nu, "nu", 0.0, 1.0, low_open=True)
+    n_pos = int(np.count_nonzero(y > 0))
+    n_neg = len(y) - n_pos
+    nu_max = 2.0 * min(n_pos, n_neg) / len(y)
+    if nu > nu_max * (1 + 1e-12):
+        raise ValueError(
+            f"nu = {nu} is infeasible for these labels: the nu-SVM needs "
+            f"nu <= 2 min(n+, n-)/n = {nu_max:.6g} (n+ = {n_pos}, n- = {n_neg})"
+        )
+    return nu
 
 
 def check_positive(value, name, allow_inf=False):

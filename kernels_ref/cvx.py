@@ -65,8 +65,8 @@ import numpy as np
 from ._validation import (
     check_array,
     check_gram,
-    check_in_range,
     check_labels,
+    check_nu,
     check_positive,
     check_real,
     check_test_gram,
@@ -197,20 +197,6 @@ def _setup(K, y, Phi, labels=True):
     else:
         y = check_array(y, "y", ndim=1, n_rows=n)
     return K, y, L, B
-
-
-def _check_nu(nu, y):
-    """ν in (0, 1] and feasible: the dual needs ν <= 2 min(n+, n-)/n."""
-    nu = check_in_range(nu, "nu", 0.0, 1.0, low_open=True)
-    n_pos = int(np.count_nonzero(y > 0))
-    n_neg = len(y) - n_pos
-    nu_max = 2.0 * min(n_pos, n_neg) / len(y)
-    if nu > nu_max * (1 + 1e-12):
-        raise ValueError(
-            f"nu = {nu} is infeasible for these labels: the nu-SVM needs "
-            f"nu <= 2 min(n+, n-)/n = {nu_max:.6g} (n+ = {n_pos}, n- = {n_neg})"
-        )
-    return nu
 
 
 def _check_solver(solver, solver_options):
@@ -965,7 +951,7 @@ def nu_svm_primal(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None
     (array([0.4]), 0.4, -0.8, -0.08)
     """
     K, y, L, B = _setup(K, y, Phi)
-    nu = _check_nu(nu, y)
+    nu = check_nu(nu, y)
     options = _check_solver(solver, solver_options)
     n = len(y)
     # Solved for (n w, n b, n rho, n xi): the objective times n^2 (see the module notes).
@@ -1031,7 +1017,7 @@ def nu_svm_dual(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     (array([0. , 0.2, 0.2, 0. ]), 0.4, -0.8)
     """
     K, y, L, _ = _setup(K, y, Phi)
-    nu = _check_nu(nu, y)
+    nu = check_nu(nu, y)
     options = _check_solver(solver, solver_options)
     n = len(y)
     a = cp.Variable(n)  # n alpha, in [0, 1] (see the module notes)

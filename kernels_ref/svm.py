@@ -20,9 +20,9 @@ import numpy as np
 from ._validation import (
     check_array,
     check_gram,
-    check_in_range,
     check_integer,
     check_labels,
+    check_nu,
     check_positive,
     check_test_gram,
 )
@@ -861,17 +861,10 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
     (array([0. , 0.2, 0.2, 0. ]), 0.4, -0.8)
     """
     K, y = _check_fit(K, y)
-    nu = check_in_range(nu, "nu", 0.0, 1.0, low_open=True)
+    nu = check_nu(nu, y)
     tol = _check_tol(tol)
     n = len(y)
     pos = y > 0
-    n_pos, n_neg = int(np.count_nonzero(pos)), int(np.count_nonzero(~pos))
-    nu_max = 2.0 * min(n_pos, n_neg) / n
-    if nu > nu_max * (1 + 1e-12):
-        raise ValueError(
-            f"nu = {nu} is infeasible for these labels: the nu-SVM needs "
-            f"nu <= 2 min(n+, n-)/n = {nu_max:.6g} (n+ = {n_pos}, n- = {n_neg})"
-        )
     alpha0 = np.zeros(n)
     for cls in (pos, ~pos):  # LIBSVM's starting point: fill each class up to nu n / 2
         left = nu * n / 2

@@ -102,3 +102,13 @@ def test_check_gram_symmetry_test_spans_several_tiles():
     with pytest.raises(ValueError, match="K must be symmetric"):
         v.check_gram(K)
     assert v.check_gram(np.asfortranarray(np.eye(600))).flags.c_contiguous
+
+
+def test_check_nu_states_the_feasible_range():
+    y = np.array([1.0] * 2 + [-1.0] * 8)
+    assert v.check_nu(0.4, y) == 0.4
+    with pytest.raises(ValueError, match=r"nu <= 2 min\(n\+, n-\)/n = 0.4 \(n\+ = 2, n- = 8\)"):
+        v.check_nu(0.5, y)
+    for bad in (0.0, 1.5, np.nan):
+        with pytest.raises(ValueError, match=r"^nu must lie in \(0.0, 1.0\]"):
+            v.check_nu(bad, y)
