@@ -10,8 +10,13 @@ INSTALLED := $(VENV)/.installed
 # busy machine. The benchmarks keep the default.
 ONE_THREAD := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# The doctests and the chapters: every printed number of the project.
+PRINTED := -p no:cacheprovider --doctest-modules kernels_ref $(NBVAL) book
+# Hypothesis profile of tests/conftest.py: fast by default; .ci/run selects the derandomised "ci".
+HYPOTHESIS_PROFILE ?= default
+export HYPOTHESIS_PROFILE
 
-.PHONY: book test bench lint clean
+.PHONY: book test test-portable bench lint clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is required, found " + sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -27,6 +32,17 @@ book: $(INSTALLED)
 
 test: $(INSTALLED)
 	$(ONE_THREAD) $(BIN)/python -m pytest --doctest-modules kernels_ref tests $(NBVAL) book
+
+# The same printed numbers on other numerical environments: OpenBLAS kernels of another family
+# than the ones in use (tests/blas_kernels.py picks it and checks that it takes effect), then two
+# BLAS threads. A number that changes there depends on the machine: fix the chapter, not the
+# sanitize file.
+test-portable: $(INSTALLED)
+	@other=$$($(BIN)/python tests/blas_kernels.py --other) || exit 1; \
+	echo "Portable pass 1: OpenBLAS kernels $$other (in use: $$($(BIN)/python tests/blas_kernels.py))"; \
+	OPENBLAS_CORETYPE=$$other $(ONE_THREAD) $(BIN)/python -m pytest $(PRINTED)
+	@echo "Portable pass 2: two BLAS threads"
+	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(BIN)/python -m pytest $(PRINTED)
 
 bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

@@ -11,8 +11,10 @@ constant :math:`\kappa` (``reg``) is in the same units as the Gram matrices. Dir
 normalised so that the projections have unit **sum of squares** (plus the penalty when
 ``reg > 0``): :math:`w^T (C_{jj} + \kappa I) w = 1` and
 :math:`\alpha^T (K_j^2 + \kappa K_j)\alpha = 1`. Each pair is signed so that the largest score
-of the first view is positive. The regularised problems correspond exactly: the linear kernel
-with ``reg`` gives the linear problem with ``C + reg I`` (see :func:`kernel_cca`).
+of the first view is positive (the first of those within a relative 1e-8 of the largest:
+:func:`kernels_ref._linalg.sign_convention`). The regularised problems correspond exactly:
+the linear kernel with ``reg`` gives the linear problem with ``C + reg I`` (see
+:func:`kernel_cca`).
 """
 
 import warnings
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._linalg import sign_convention
 from ._validation import (
     check_array,
     check_gram,
@@ -120,13 +123,6 @@ def _whitening_factor(C, name, index, reg, tol):
     return np.linalg.cholesky(C)
 
 
-def _sign_convention(scores, *coefs):
-    """Flip each pair so that the largest score (in absolute value) of view 1 is positive."""
-    idx = np.argmax(np.abs(scores), axis=0)
-    signs = np.where(scores[idx, np.arange(scores.shape[1])] < 0, -1.0, 1.0)
-    return [c * signs for c in coefs]
-
-
 def _backward_error(A_x, B_x, rho, norm_A, norm_B, x_norm):
     """Largest normwise backward error over the columns (one eigenpair per column)."""
     res = np.linalg.norm(A_x - rho * B_x, axis=0)
@@ -217,7 +213,7 @@ def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
     rho = np.clip(rho[:k], 0.0, 1.0)  # round-off can give 1 + 1e-16
     w1 = np.linalg.solve(L1.T, P[:, :k])
     w2 = np.linalg.solve(L2.T, Qt[:k].T)
-    w1, w2 = _sign_convention(Z1 @ w1, w1, w2)
+    _, w1, w2 = sign_convention(Z1 @ w1, w1, w2)
 
     residual = _backward_error(
         np.vstack([C12 @ w2, C12.T @ w1]),
@@ -333,7 +329,7 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     alpha1 = U1 @ (P[:, :k] / np.sqrt(d1 * d1 + reg * d1)[:, None])
     alpha2 = U2 @ (Qt[:k].T / np.sqrt(d2 * d2 + reg * d2)[:, None])
     scores1, scores2 = K1 @ alpha1, K2 @ alpha2
-    alpha1, alpha2, scores1, scores2 = _sign_convention(scores1, alpha1, alpha2, scores1, scores2)
+    scores1, alpha1, alpha2, scores2 = sign_convention(scores1, alpha1, alpha2, scores2)
 
     residual = _backward_error(
         np.vstack([K1 @ scores2, K2 @ scores1]),

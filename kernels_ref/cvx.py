@@ -91,6 +91,7 @@ __all__ = [
     "soft_margin_l1_primal",
     "soft_margin_l2_dual",
     "soft_margin_l2_primal",
+    "solve_reference",
     "svr_dual",
     "svr_primal",
 ]
@@ -212,13 +213,50 @@ def _check_solver(solver, solver_options):
     return dict(solver_options)
 
 
-def _solve(problem, solver, options, what, not_separable=False):
+def solve_reference(problem, *, accept_inaccurate=False, what="the problem"):
+    r"""Solve a cvxpy problem as a reference: Clarabel with :data:`REFERENCE_OPTIONS`.
+
+    For the problems a chapter writes inline, as the texts print them. Only the status
+    ``optimal`` is accepted: any other raises :class:`cvxpy.error.SolverError`, and cvxpy's
+    warning of an inaccurate solution is never printed. Some Clarabel versions (0.9, 0.10) end
+    some well-posed problems at 1e-10 as ``optimal_inaccurate`` although their answer meets the
+    tolerance; ``accept_inaccurate=True`` accepts that status too, and is only for a caller
+    that checks the answer itself (a duality gap against an independent solve, a KKT residual)
+    and shows that check.
+
+    Parameters
+    ----------
+    problem : cvxpy.Problem
+    accept_inaccurate : bool
+        Also accept ``optimal_inaccurate``.
+    what : str
+        The problem's name in the error message.
+
+    Returns
+    -------
+    float
+        The optimal value, ``problem.value``.
+
+    Examples
+    --------
+    >>> x = cp.Variable()
+    >>> round(solve_reference(cp.Problem(cp.Minimize((x - 1) ** 2 + 1))), 6)
+    1.0
+    """
+    if not isinstance(problem, cp.Problem):
+        raise TypeError(f"problem must be a cvxpy.Problem, got {type(problem).__name__}")
+    accepted = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) if accept_inaccurate else (cp.OPTIMAL,)
+    _solve(problem, cp.CLARABEL, dict(REFERENCE_OPTIONS), what, accepted=accepted)
+    return float(problem.value)
+
+
+def _solve(problem, solver, options, what, not_separable=False, accepted=(cp.OPTIMAL,)):
     """Solve; return the iteration count; raise unless the status is ``optimal``."""
     with warnings.catch_warnings():  # cvxpy warns of an inaccurate solution: we raise instead
         warnings.filterwarnings("ignore", message="Solution may be inaccurate")
         problem.solve(solver=solver, **options)
     status = problem.status
-    if status == cp.OPTIMAL:
+    if status in accepted:
         return int(problem.solver_stats.num_iters or 0)
     if not_separable and status in _NOT_SOLVED:
         raise NotSeparableError(

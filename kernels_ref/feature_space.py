@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._linalg import sign_convention
 from ._validation import (
     check_array,
     check_gram,
@@ -126,7 +127,10 @@ def finite_feature_map(K, tol=1e-10):
 
     With :math:`K = U D U^T` (``eigh``) and :math:`u_i` the :math:`i`-th **row** of
     :math:`U`, :math:`K_{ij} = u_i^T D u_j = \langle \sqrt{D} u_i, \sqrt{D} u_j \rangle`.
-    Rows of the result are :math:`\Phi(x_i)`, so ``Phi @ Phi.T`` equals ``K``.
+    Rows of the result are :math:`\Phi(x_i)`, so ``Phi @ Phi.T`` equals ``K``. Each
+    eigenvector is defined up to its sign: each column of ``Phi`` is signed by the package's
+    one convention (its largest entry positive, the first of the near-ties:
+    :func:`kernels_ref._linalg.sign_convention`), so that the map is the same on every machine.
 
     Source: Rousseau (2022), "From solution #1 to solution #2: when X is finite".
 
@@ -156,7 +160,7 @@ def finite_feature_map(K, tol=1e-10):
             f"K is not positive semi-definite (smallest eigenvalue {eigenvalues[0]:.3g}): "
             "no feature map reproduces it"
         )
-    return U * np.sqrt(np.clip(eigenvalues, 0.0, None))
+    return sign_convention(U * np.sqrt(np.clip(eigenvalues, 0.0, None)))[0]
 
 
 def kernel_distance(K_xy, diag_x, diag_y, squared=False):

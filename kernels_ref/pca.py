@@ -9,8 +9,9 @@ coefficients are :math:`\alpha_i = e_i / \sqrt{\lambda_i}`, so that the componen
 :math:`f_i = \sum_j \alpha_{i,j} K'(x_j, \cdot)` has unit norm in the feature space.
 
 Signs. An eigenvector is defined up to its sign; each component is signed so that its largest
-training projection (in absolute value, the first one on ties) is positive, in
-:func:`kernel_pca` and :func:`linear_pca` alike.
+training projection (in absolute value; the first of those within a relative 1e-8 of the
+largest, so that ties in exact arithmetic do not depend on round-off) is positive, in
+:func:`kernel_pca` and :func:`linear_pca` alike (:func:`kernels_ref._linalg.sign_convention`).
 
 Rank. Only eigenvalues above ``tol`` times the largest give components: :math:`\alpha_i =
 e_i/\sqrt{\lambda_i}` is never formed for a zero (or round-off negative) eigenvalue. Asking for
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._linalg import sign_convention
 from ._validation import check_array, check_gram, check_integer, check_real, check_test_gram
 from .exceptions import NotPSDWarning
 from .feature_space import center_gram, center_test_gram
@@ -100,13 +102,6 @@ class LinearPCAResult:
     projections: np.ndarray
 
 
-def _sign_by_largest(scores, *arrays):
-    """Flip columns so that the largest |score| of each column is positive (first on ties)."""
-    idx = np.argmax(np.abs(scores), axis=0)
-    signs = np.where(scores[idx, np.arange(scores.shape[1])] < 0, -1.0, 1.0)
-    return [a * signs for a in (scores, *arrays)]
-
-
 def linear_pca(X, n_components=None):
     r"""Classical principal component analysis, by ``eigh`` of the covariance matrix.
 
@@ -152,7 +147,7 @@ def linear_pca(X, n_components=None):
     variances = np.maximum(variances, 0.0)  # round-off can give -1e-17 on a null direction
     total = float(np.trace(C))
     ratio = variances / total if total > 0 else np.zeros_like(variances)
-    projections, W = _sign_by_largest(Xc @ W, W)
+    projections, W = sign_convention(Xc @ W, W)
     return LinearPCAResult(W, variances, ratio, mean, projections)
 
 
@@ -231,7 +226,7 @@ def kernel_pca(K, n_components=None, tol=1e-10):
             "zero and give no component"
         )
     lam, E = eigenvalues[:k], E[:, :k]
-    projections, E = _sign_by_largest(E * np.sqrt(lam), E)
+    projections, E = sign_convention(E * np.sqrt(lam), E)
     alphas = E / np.sqrt(lam)
     positive_total = float(eigenvalues[eigenvalues > 0].sum())
     return KernelPCAResult(

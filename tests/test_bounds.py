@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -19,7 +19,6 @@ def test_novikoff_bound_values(R, rho, expected):
     assert novikoff_bound(R, rho) == expected
 
 
-@settings(max_examples=100, deadline=None)
 @given(st.floats(1e-3, 1e3), st.floats(1e-3, 1.0), st.floats(1e-3, 1e3))
 def test_novikoff_bound_is_at_least_one_and_scale_invariant(R, ratio, t):
     rho = ratio * R
@@ -60,7 +59,6 @@ def run(X, y, bias_update, bound):
     return perceptron_primal(X, y, max_epochs=int(bound) + 2, bias_update=bias_update)
 
 
-@settings(max_examples=80, deadline=None)
 @given(separable_data(bias=False))
 def test_perceptron_mistakes_at_most_novikoff_bound(data):
     X, y, u, _, m = data
@@ -70,7 +68,6 @@ def test_perceptron_mistakes_at_most_novikoff_bound(data):
     assert res.converged and res.mistakes <= bound * (1 + 1e-9)
 
 
-@settings(max_examples=80, deadline=None)
 @given(separable_data(bias=True))
 def test_unit_bias_perceptron_mistakes_at_most_augmented_novikoff_bound(data):
     # b <- b + y_i is the homogeneous perceptron on (x, 1): radius sqrt(R^2 + 1), margin of
@@ -82,7 +79,6 @@ def test_unit_bias_perceptron_mistakes_at_most_augmented_novikoff_bound(data):
     assert res.converged and res.mistakes <= bound * (1 + 1e-9)
 
 
-@settings(max_examples=80, deadline=None)
 @given(separable_data(bias=True))
 def test_r2_bias_perceptron_mistakes_at_most_augmented_novikoff_bound(data):
     # b <- b + y_i R^2 is the homogeneous perceptron on (x, R): radius sqrt(2) R, margin of
@@ -95,7 +91,6 @@ def test_r2_bias_perceptron_mistakes_at_most_augmented_novikoff_bound(data):
     assert res.converged and res.mistakes <= bound * (1 + 1e-9)
 
 
-@settings(max_examples=60, deadline=None)
 @given(separable_data(bias=False))
 def test_novikoff_proof_steps_hold_along_the_run(data):
     # Step 1: <w_k, u/m> >= k; step 2: ||w_k||^2 <= k R^2, after the k-th mistake.

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kernels_ref.cca import kernel_cca, kernel_cca_transform, linear_cca
@@ -95,7 +95,6 @@ def test_identical_views_have_all_correlations_one():
 # --- linear CCA: identities -----------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
 def test_linear_cca_matches_the_qr_formula_of_bjorck_and_golub(seed, n, d1, d2):
     assume(n > d1 + 1 and n > d2 + 1)
@@ -106,7 +105,6 @@ def test_linear_cca_matches_the_qr_formula_of_bjorck_and_golub(seed, n, d1, d2):
     assert res.residual < 1e-12
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
 def test_canonical_variates_have_pearson_correlation_rho_and_are_uncorrelated_within_a_view(
     seed, n, d1, d2
@@ -124,7 +122,6 @@ def test_canonical_variates_have_pearson_correlation_rho_and_are_uncorrelated_wi
     assert np.allclose(pearson, res.correlations, atol=1e-10)
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(10, 40), st.integers(1, 3), st.integers(1, 3))
 def test_linear_cca_correlations_are_invariant_under_invertible_affine_maps(seed, n, d1, d2):
     assume(n > d1 + 1 and n > d2 + 1)
@@ -138,7 +135,6 @@ def test_linear_cca_correlations_are_invariant_under_invertible_affine_maps(seed
     assert np.allclose(before, after, atol=1e-9)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(4, 12), st.data())
 def test_more_dimensions_than_points_make_linear_cca_trivial(seed, n, data):
     # d1 + d2 > n - 1: the column spaces of the centred views (in the (n-1)-dimensional space
@@ -153,7 +149,6 @@ def test_more_dimensions_than_points_make_linear_cca_trivial(seed, n, data):
 # --- kernel CCA: the exact correspondence with linear CCA -----------------------------------
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(6, 40), st.integers(1, 4), st.integers(1, 4), st.floats(1e-3, 50.0))
 def test_linear_kernel_cca_equals_ridge_linear_cca_for_every_reg(seed, n, d1, d2, reg):
     # K^2 + reg K in the dual is C + reg I in the primal: w = X^T alpha.
@@ -168,7 +163,6 @@ def test_linear_kernel_cca_equals_ridge_linear_cca_for_every_reg(seed, n, d1, d2
         assert same_up_to_sign(Z2.T @ ker.alpha2, lin.w2, atol=1e-7)
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
 def test_unregularised_linear_kernel_cca_equals_linear_cca_when_n_exceeds_d(seed, n, d1, d2):
     assume(n > d1 + 1 and n > d2 + 1)
@@ -179,7 +173,6 @@ def test_unregularised_linear_kernel_cca_equals_linear_cca_when_n_exceeds_d(seed
     assert np.allclose(ker.correlations, lin.correlations, rtol=0, atol=1e-9)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
 def test_tiny_reg_linear_kernel_cca_converges_to_linear_cca(seed, n, d1, d2):
     assume(n > d1 + 1 and n > d2 + 1)
@@ -192,7 +185,6 @@ def test_tiny_reg_linear_kernel_cca_converges_to_linear_cca(seed, n, d1, d2):
     assert np.allclose(ker.correlations, linear_cca(X1, X2).correlations, rtol=0, atol=1e-7)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(5, 30), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
 def test_kernel_cca_equals_ridge_linear_cca_on_the_finite_feature_maps(seed, n, sigma, reg):
     rng = np.random.default_rng(seed)
@@ -206,7 +198,6 @@ def test_kernel_cca_equals_ridge_linear_cca_on_the_finite_feature_maps(seed, n, 
     assert np.all(lin.correlations[k:] < 1e-6)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(3, 25), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
 def test_kernel_cca_solves_the_printed_pencil_with_regularised_denominators(seed, n, sigma, reg):
     # Uncentred Gaussian Gram matrices are positive definite: B is, and Cholesky whitening of
@@ -229,7 +220,6 @@ def test_kernel_cca_solves_the_printed_pencil_with_regularised_denominators(seed
 # --- kernel CCA: properties -----------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(3, 30), st.floats(0.2, 3.0), st.sampled_from([0.0, 1e-4, 0.1, 10.0]))
 def test_correlations_lie_in_unit_interval_and_decrease(seed, n, sigma, reg):
     rng = np.random.default_rng(seed)
@@ -243,7 +233,6 @@ def test_correlations_lie_in_unit_interval_and_decrease(seed, n, sigma, reg):
         assert np.all((lin >= 0) & (lin <= 1)) and np.all(np.diff(lin) <= 1e-12)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(3, 30), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
 def test_dual_coefficients_are_normalised_and_solve_the_eigenproblem(seed, n, sigma, reg):
     rng = np.random.default_rng(seed)
@@ -265,7 +254,6 @@ def test_dual_coefficients_are_normalised_and_solve_the_eigenproblem(seed, n, si
     assert np.allclose(K2 @ S1, (K2 @ S2 + reg * S2) * rho, atol=1e-8)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(5, 30), st.floats(0.3, 2.0))
 def test_regularisation_can_only_lower_the_first_correlation(seed, n, sigma):
     rng = np.random.default_rng(seed)
@@ -275,7 +263,6 @@ def test_regularisation_can_only_lower_the_first_correlation(seed, n, sigma):
     assert np.all(np.diff(rho) <= 1e-10)
 
 
-@settings(max_examples=25, deadline=None)
 @given(seeds, st.integers(3, 12), st.floats(0.2, 0.5))
 def test_unregularised_kernel_cca_gives_correlation_one_on_independent_views(seed, n, sigma):
     # Independent samples, Gaussian kernel on distinct points: K is positive definite, the
@@ -295,7 +282,6 @@ def test_unregularised_kernel_cca_gives_correlation_one_on_independent_views(see
     assert kernel_cca(K1, K2, reg=1.0).correlations[0] < 1 - 1e-3
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(4, 14), st.integers(1, 4), st.integers(1, 4))
 def test_number_of_unit_correlations_is_at_least_r1_plus_r2_minus_n_plus_1(seed, n, d1, d2):
     rng = np.random.default_rng(seed)

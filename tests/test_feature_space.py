@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -56,7 +56,6 @@ def test_polynomial_feature_map_matches_valle_vidal_for_c0_degree2():
     assert sorted(polynomial_feature_map(x, 2, 0.0)[0]) == pytest.approx(sorted(expected))
 
 
-@settings(max_examples=80, deadline=None)
 @given(data(), st.integers(1, 4), st.floats(0.0, 3.0))
 def test_polynomial_feature_map_reproduces_the_kernel(X, degree, c):
     Phi = polynomial_feature_map(X, degree, c)
@@ -64,7 +63,6 @@ def test_polynomial_feature_map_reproduces_the_kernel(X, degree, c):
     np.testing.assert_allclose(Phi @ Phi.T, K, rtol=1e-10, atol=1e-8 * max(1.0, np.abs(K).max()))
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.integers(1, 6), st.integers(1, 5))
 def test_polynomial_feature_dimension_counts_the_map_coordinates(d, degree):
     X = np.ones((1, d))
@@ -83,7 +81,6 @@ def test_polynomial_feature_dimension_values():
     assert polynomial_feature_dimension(256, 5, homogeneous=True) == math.comb(260, 5)
 
 
-@settings(max_examples=40, deadline=None)
 @given(data(max_n=8), st.floats(0.3, 3.0))
 def test_finite_feature_map_reproduces_the_gram_matrix(X, sigma):
     K = gaussian_kernel(X, sigma=sigma)
@@ -99,7 +96,6 @@ def test_finite_feature_map_rejects_a_matrix_that_is_not_psd():
 # --- distances ------------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(min_n=3))
 def test_kernel_distance_with_linear_kernel_is_euclidean(X):
     K = linear_kernel(X)
@@ -108,7 +104,6 @@ def test_kernel_distance_with_linear_kernel_is_euclidean(X):
     np.testing.assert_allclose(D, E, atol=1e-6)
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(min_n=3), st.floats(0.3, 3.0))
 def test_feature_distances_are_nonnegative_and_satisfy_the_triangle_inequality(X, sigma):
     K = polynomial_kernel(X, degree=2) + gaussian_kernel(X, sigma=sigma)
@@ -119,7 +114,6 @@ def test_feature_distances_are_nonnegative_and_satisfy_the_triangle_inequality(X
         assert D[i, k] <= D[i, j] + D[j, k] + 1e-7 * scale
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(), st.floats(0.2, 3.0))
 def test_gaussian_distance_closed_form_equals_kernel_distance(X, sigma):
     K = gaussian_kernel(X, sigma=sigma)
@@ -131,7 +125,6 @@ def test_gaussian_distance_closed_form_equals_kernel_distance(X, sigma):
     assert gaussian_distance(X, sigma=sigma).max() <= math.sqrt(2)
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(min_n=2), data(min_n=1))
 def test_distance_to_set_with_linear_kernel_is_distance_to_the_mean(S, T):
     T = T[:, : S.shape[1]] if T.shape[1] >= S.shape[1] else np.resize(T, (len(T), S.shape[1]))
@@ -139,7 +132,6 @@ def test_distance_to_set_with_linear_kernel_is_distance_to_the_mean(S, T):
     np.testing.assert_allclose(d, np.linalg.norm(T - S.mean(axis=0), axis=1), atol=1e-6)
 
 
-@settings(max_examples=60, deadline=None)
 @given(labelled(), st.floats(0.3, 3.0))
 def test_nearest_centroid_rule_equals_comparing_the_two_distances(Xy, sigma):
     X, y = Xy
@@ -156,7 +148,6 @@ def test_nearest_centroid_rule_equals_comparing_the_two_distances(Xy, sigma):
 # --- centring -------------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(min_n=2))
 def test_centred_gram_equals_the_gram_of_centred_features(X):
     np.testing.assert_allclose(
@@ -164,7 +155,6 @@ def test_centred_gram_equals_the_gram_of_centred_features(X):
     )
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(min_n=2), st.floats(0.3, 3.0))
 def test_centred_gram_is_i_minus_u_k_i_minus_u_with_zero_row_sums(X, sigma):
     K = gaussian_kernel(X, sigma=sigma)
@@ -175,7 +165,6 @@ def test_centred_gram_is_i_minus_u_k_i_minus_u_with_zero_row_sums(X, sigma):
     np.testing.assert_allclose(Kc.sum(axis=1), 0, atol=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(min_n=2), data(min_n=1))
 def test_centred_test_gram_matches_centred_features(X, T):
     T = np.resize(T, (len(T), X.shape[1]))
@@ -185,7 +174,6 @@ def test_centred_test_gram_matches_centred_features(X, T):
     )
 
 
-@settings(max_examples=40, deadline=None)
 @given(data(min_n=2), st.floats(0.3, 3.0))
 def test_centred_test_gram_of_training_points_is_the_centred_gram(X, sigma):
     K = gaussian_kernel(X, sigma=sigma)

@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kernels_ref.exceptions import ConvergenceWarning
@@ -107,7 +107,6 @@ def test_well_separated_blobs_are_found():
 # --- properties -----------------------------------------------------------------------------
 
 
-@settings(max_examples=50, deadline=None)
 @given(seeds, st.integers(4, 40), st.integers(1, 5), st.floats(0.3, 3.0), st.integers(1, 3))
 def test_objective_never_increases_and_is_the_within_cluster_scatter(seed, n, c, sigma, degree):
     assume(c <= n)
@@ -122,7 +121,6 @@ def test_objective_never_increases_and_is_the_within_cluster_scatter(seed, n, c,
     assert np.array_equal(res.labels, canonical(res.labels))  # numbered by first appearance
 
 
-@settings(max_examples=50, deadline=None)
 @given(seeds, st.integers(4, 40), st.integers(1, 5), st.floats(0.3, 3.0))
 def test_converged_partition_assigns_every_point_to_its_nearest_barycentre(seed, n, c, sigma):
     assume(c <= n)
@@ -135,7 +133,6 @@ def test_converged_partition_assigns_every_point_to_its_nearest_barycentre(seed,
     assert np.all(own <= D2.min(axis=1) + 1e-11)
 
 
-@settings(max_examples=50, deadline=None)
 @given(seeds, st.integers(2, 5))
 def test_cluster_mean_distances_equal_distance_to_each_set(seed, c):
     rng = np.random.default_rng(seed)
@@ -150,7 +147,6 @@ def test_cluster_mean_distances_equal_distance_to_each_set(seed, c):
         assert np.allclose(D2[:, k], d**2, atol=1e-9 * np.abs(K).max())
 
 
-@settings(max_examples=50, deadline=None)
 @given(seeds, st.integers(6, 40), st.integers(2, 4))
 def test_linear_kernel_kmeans_equals_euclidean_lloyd_from_the_same_start(seed, n, c):
     rng = np.random.default_rng(seed)
@@ -164,7 +160,6 @@ def test_linear_kernel_kmeans_equals_euclidean_lloyd_from_the_same_start(seed, n
     assert res.objective == pytest.approx(np.sum((X - means[expected]) ** 2), rel=1e-9)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seeds, st.permutations(range(30)))
 def test_partition_of_separated_blobs_does_not_depend_on_the_order_of_the_points(seed, perm):
     X, truth = blobs(seed, [[0, 0], [5, 0], [0, 5]], 10, 0.4)
@@ -245,7 +240,6 @@ def knn_problem(draw):
     return X, T, y, draw(st.integers(1, n))
 
 
-@settings(max_examples=60, deadline=None)
 @given(knn_problem(), st.integers(1, 3))
 def test_kernel_knn_equals_brute_force_vote_in_the_explicit_feature_space(problem, degree):
     X, T, y, k = problem
@@ -259,7 +253,6 @@ def test_kernel_knn_equals_brute_force_vote_in_the_explicit_feature_space(proble
     assert np.array_equal(pred, brute_force_knn(Phi_t, Phi, y, k))
 
 
-@settings(max_examples=60, deadline=None)
 @given(knn_problem(), st.floats(0.5, 3.0))
 def test_gaussian_kernel_knn_equals_euclidean_knn(problem, sigma):
     # d_H^2 = 2 - 2 exp(-r^2 / 2 sigma^2) is increasing in the Euclidean distance r

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -68,7 +68,6 @@ def test_gaussian_kernel_far_points_underflow_to_zero_not_nan():
 # --- identities and invariants --------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(), st.floats(0.1, 10.0))
 def test_gaussian_kernel_matches_definition(X, sigma):
     D2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)
@@ -77,7 +76,6 @@ def test_gaussian_kernel_matches_definition(X, sigma):
     )
 
 
-@settings(max_examples=60, deadline=None)
 @given(data(max_n=300, max_d=3), st.floats(0.1, 10.0))
 def test_gaussian_gram_is_exactly_symmetric_with_unit_diagonal(X, sigma):
     # More rows than one block, so that the mirroring of the upper block triangle is exercised.
@@ -87,7 +85,6 @@ def test_gaussian_gram_is_exactly_symmetric_with_unit_diagonal(X, sigma):
     assert np.all((K >= 0) & (K <= 1))
 
 
-@settings(max_examples=30, deadline=None)
 @given(data(max_n=300, max_d=3), st.floats(0.5, 5.0))
 def test_gaussian_kernel_with_y_equal_x_matches_symmetric_path(X, sigma):
     np.testing.assert_allclose(
@@ -96,7 +93,6 @@ def test_gaussian_kernel_with_y_equal_x_matches_symmetric_path(X, sigma):
 
 
 @pytest.mark.parametrize("kernel", PSD_KERNELS)
-@settings(max_examples=40, deadline=None)
 @given(X=data())
 def test_gram_of_positive_definite_kernel_is_symmetric_psd(kernel, X):
     K = kernel(X)
@@ -104,7 +100,6 @@ def test_gram_of_positive_definite_kernel_is_symmetric_psd(kernel, X):
     assert is_psd(K, tol=1e-9)
 
 
-@settings(max_examples=40, deadline=None)
 @given(data(max_n=6, max_d=3), st.integers(1, 4), st.floats(0.0, 3.0))
 def test_vectorised_kernels_equal_the_double_loop(X, degree, c):
     def poly(x, y):
@@ -182,7 +177,6 @@ def test_not_psd_gram_warns_where_a_learner_checks_it():
         center_gram(np.diag([1.0, -1.0]))
 
 
-@settings(max_examples=40, deadline=None)
 @given(data(max_n=8), st.floats(0.05, 2.0), st.floats(-1e6, 1e6))
 def test_gaussian_kernel_is_translation_invariant_to_round_off(X, sigma, shift):
     # The expansion of ||x - y||^2 cancels badly far from the origin unless the points are

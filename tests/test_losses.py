@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 
@@ -89,7 +89,6 @@ def test_scalar_in_float_out_and_shape_kept(loss):
 # --- identities -------------------------------------------------------------------------------
 
 
-@settings(max_examples=100, deadline=None)
 @given(margins)
 def test_convex_surrogates_bound_the_zero_one_loss(z):
     zo = zero_one_loss(z)
@@ -98,20 +97,17 @@ def test_convex_surrogates_bound_the_zero_one_loss(z):
     assert np.all(logistic_loss(z) / math.log(2) >= zo * (1 - 1e-15))
 
 
-@settings(max_examples=100, deadline=None)
 @given(margins)
 def test_squared_hinge_is_hinge_squared(z):
     np.testing.assert_array_equal(squared_hinge_loss(z), hinge_loss(z) ** 2)
 
 
-@settings(max_examples=100, deadline=None)
 @given(margins)
 def test_hinge_is_perceptron_loss_shifted_by_one(z):
     np.testing.assert_array_equal(hinge_loss(z), perceptron_loss(z - 1.0))
     assert np.all(perceptron_loss(z) <= hinge_loss(z))
 
 
-@settings(max_examples=100, deadline=None)
 @given(margins)
 def test_logistic_lies_between_perceptron_loss_and_it_plus_log2(z):
     lo = logistic_loss(z)
@@ -121,14 +117,12 @@ def test_logistic_lies_between_perceptron_loss_and_it_plus_log2(z):
     np.testing.assert_allclose(lo - logistic_loss(-z), -z, atol=1e-12)
 
 
-@settings(max_examples=100, deadline=None)
 @given(margins, st.sampled_from([-1.0, 1.0]))
 def test_square_loss_of_margin_is_squared_residual(z, y):
     f = y * z  # the score with margin y f = z
     np.testing.assert_allclose(square_loss(1.0 - z), square_loss(y - f), rtol=1e-12, atol=1e-12)
 
 
-@settings(max_examples=100, deadline=None)
 @given(margins, st.floats(0.01, 10.0))
 def test_huber_is_symmetric_continuous_and_below_half_square(r, c):
     h = huber_loss(r, c)
@@ -141,7 +135,6 @@ def test_huber_is_symmetric_continuous_and_below_half_square(r, c):
     assert np.all(h >= c * np.abs(r) - 0.5 * c * c - 1e-9 * (1 + np.abs(r)))
 
 
-@settings(max_examples=100, deadline=None)
 @given(margins, st.floats(0.01, 10.0))
 def test_epsilon_insensitive_is_zero_inside_the_tube_and_linear_outside(r, eps):
     v = epsilon_insensitive_loss(r, eps)

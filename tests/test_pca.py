@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kernels_ref.exceptions import NotPSDWarning
@@ -77,7 +77,6 @@ def test_kernel_pca_projects_a_new_point_of_the_cross_by_hand():
 # --- properties -----------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
 @given(seeds, st.integers(4, 30), st.integers(1, 5), st.floats(-5, 5))
 def test_linear_kernel_pca_equals_classical_pca_up_to_sign(seed, n, d, shift):
     X = random_data(seed, n, d) + shift
@@ -93,7 +92,6 @@ def test_linear_kernel_pca_equals_classical_pca_up_to_sign(seed, n, d, shift):
     assert same_up_to_sign(W, lin.components[:, :k], atol=1e-7)
 
 
-@settings(max_examples=60, deadline=None)
 @given(seeds, st.integers(3, 25), st.floats(0.3, 3.0))
 def test_components_are_orthonormal_in_feature_space(seed, n, sigma):
     X = random_data(seed, n, 2)
@@ -104,7 +102,6 @@ def test_components_are_orthonormal_in_feature_space(seed, n, sigma):
     assert np.allclose(G, np.eye(res.alphas.shape[1]), atol=1e-6)
 
 
-@settings(max_examples=60, deadline=None)
 @given(seeds, st.integers(3, 25), st.floats(0.3, 3.0), st.integers(1, 3))
 def test_eigenvalues_are_positive_decreasing_and_give_the_variance(seed, n, sigma, degree):
     X = random_data(seed, n, 2)
@@ -124,7 +121,6 @@ def test_eigenvalues_are_positive_decreasing_and_give_the_variance(seed, n, sigm
     assert np.allclose(res.projections, Kc @ res.alphas, atol=1e-8 * np.sqrt(lam[0]))
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(4, 20), st.floats(0.3, 3.0))
 def test_first_coefficients_maximise_the_rayleigh_quotient(seed, n, sigma):
     X = random_data(seed, n, 2)
@@ -140,7 +136,6 @@ def test_first_coefficients_maximise_the_rayleigh_quotient(seed, n, sigma):
         assert (a @ Kc @ Kc @ a) / (n * (a @ Kc @ a)) <= best * (1 + 1e-10)
 
 
-@settings(max_examples=60, deadline=None)
 @given(seeds, st.integers(3, 25), st.floats(0.3, 3.0))
 def test_transform_of_the_training_points_gives_the_training_projections(seed, n, sigma):
     X = random_data(seed, n, 3)
@@ -150,7 +145,6 @@ def test_transform_of_the_training_points_gives_the_training_projections(seed, n
     assert np.allclose(Z, res.projections, atol=1e-7 * max(1.0, np.abs(res.projections).max()))
 
 
-@settings(max_examples=60, deadline=None)
 @given(seeds, st.integers(4, 25), st.integers(1, 4), st.integers(1, 10))
 def test_transform_with_linear_kernel_projects_centred_points(seed, n, d, m):
     X = random_data(seed, n, d)
@@ -165,7 +159,6 @@ def test_transform_with_linear_kernel_projects_centred_points(seed, n, d, m):
     assert np.allclose(Z, expected * signs, atol=1e-7 * max(1.0, np.abs(expected).max()))
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(4, 20), st.floats(0.3, 3.0))
 def test_kernel_pca_is_invariant_under_translation_in_feature_space(seed, n, d_shift):
     # the linear kernel of X + c has the same centred Gram matrix as that of X
@@ -176,15 +169,25 @@ def test_kernel_pca_is_invariant_under_translation_in_feature_space(seed, n, d_s
     assert same_up_to_sign(a.projections, b.projections, atol=1e-7 * np.abs(a.projections).max())
 
 
-@settings(max_examples=40, deadline=None)
 @given(seeds, st.integers(3, 20), st.floats(0.3, 3.0))
 def test_largest_projection_of_each_component_is_positive(seed, n, sigma):
     res = kernel_pca(gaussian_kernel(random_data(seed, n, 2), sigma=sigma))
     P = res.projections
-    assert np.all(P[np.argmax(np.abs(P), axis=0), np.arange(P.shape[1])] > 0)
+    assert np.all(P.max(axis=0) >= np.abs(P).max(axis=0) * (1 - 1e-8))
     lin = linear_pca(random_data(seed, n, 3))
     Q = lin.projections
-    assert np.all(Q[np.argmax(np.abs(Q), axis=0), np.arange(Q.shape[1])] >= 0)
+    assert np.all(Q.max(axis=0) >= np.abs(Q).max(axis=0) * (1 - 1e-8))
+
+
+@pytest.mark.parametrize("shift", [0.0, 1e-13, -1e-13])
+def test_sign_of_a_component_with_tied_projections_is_the_same_under_round_off(shift):
+    # The first component of these points is the x-axis, with training projections exactly
+    # (-1, 3, -1, -1)... until the last point mirrors the second: then +3 and -3 tie and the
+    # first of them (row 1) is positive, whichever is larger by round-off.
+    X = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, -1.0], [0.0, 1.0], [-3.0 + shift, 0.0]])
+    for P in (kernel_pca(linear_kernel(X)).projections, linear_pca(X).projections):
+        assert P[1, 0] > 0 and P[4, 0] < 0
+        assert P[1, 0] == pytest.approx(-P[4, 0], rel=1e-12)
 
 
 # --- rank: zero eigenvalues are never divided by ---------------------------------------------
@@ -227,12 +230,32 @@ def test_round_off_negative_eigenvalues_give_no_component():
     assert res.explained_variance_ratio == pytest.approx([1.0])
 
 
-def test_tol_zero_keeps_every_positive_eigenvalue_and_the_default_drops_round_off():
-    X = random_data(2, 6, 2)
-    K = gaussian_kernel(X, sigma=2.0)
-    positive = int(np.sum(np.linalg.eigvalsh(center_gram(K)) > 0))
-    assert kernel_pca(K, tol=0.0).rank == positive
-    assert kernel_pca(K).rank == 5  # the constant direction (K' 1 = 0) is round-off only
+def centred_gram_with_spectrum(eigenvalues):
+    """A Gram matrix K whose centred matrix has exactly these nonzero eigenvalues (and 0 on
+    the constant vector and the rest): K = U diag(eigenvalues) U^T with U orthonormal and
+    orthogonal to 1, so that K' = K."""
+    n = len(eigenvalues) + 2
+    Q, _ = np.linalg.qr(np.c_[np.ones(n), np.random.default_rng(0).normal(size=(n, n - 1))])
+    U = Q[:, 1 : len(eigenvalues) + 1]
+    return (U * eigenvalues) @ U.T
+
+
+def test_tol_separates_small_eigenvalues_from_round_off():
+    # Centred spectrum 1, 0.5, 1e-11 and two exact zeros (computed as round-off, ~1e-16, of
+    # either sign): the default tol 1e-10 keeps 2 components; tol 1e-13 keeps the eigenvalue
+    # 1e-11 too (100x above it) and no round-off (1000x below it).
+    K = centred_gram_with_spectrum([1.0, 0.5, 1e-11])
+    assert kernel_pca(K).rank == 2
+    res = kernel_pca(K, tol=1e-13)
+    assert res.rank == 3 and res.eigenvalues[2] == pytest.approx(1e-11, rel=1e-4)
+
+
+def test_tol_zero_keeps_every_eigenvalue_of_the_spectrum():
+    K = centred_gram_with_spectrum([1.0, 0.5, 1e-11])
+    assert kernel_pca(K, tol=0.0).rank in (3, 4, 5)  # 3 + the round-off ones that are > 0
+    assert kernel_pca(K, tol=0.0, n_components=3).eigenvalues == pytest.approx(
+        [1.0, 0.5, 1e-11], rel=1e-4
+    )
 
 
 def test_not_psd_matrix_warns_and_keeps_only_positive_eigenvalues():

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -153,7 +153,6 @@ def test_criterion_hand_example():
 # --- properties -----------------------------------------------------------------------------
 
 
-@settings(max_examples=80, deadline=None)
 @given(integer_data(), st.sampled_from(BIAS_UPDATES), st.integers(1, 6))
 def test_dual_with_linear_kernel_makes_the_primal_mistakes(data, bias_update, max_epochs):
     X, y = data
@@ -171,7 +170,6 @@ def test_dual_with_linear_kernel_makes_the_primal_mistakes(data, bias_update, ma
     assert np.array_equal(np.bincount(dual.history, minlength=len(y)), dual.alpha)
 
 
-@settings(max_examples=50, deadline=None)
 @given(integer_data(), st.sampled_from(BIAS_UPDATES), st.integers(-6, 6))
 def test_learning_rate_scales_the_iterates_and_changes_no_mistake(data, bias_update, k):
     X, y = data
@@ -183,7 +181,6 @@ def test_learning_rate_scales_the_iterates_and_changes_no_mistake(data, bias_upd
     assert res.b == eta * ref.b
 
 
-@settings(max_examples=50, deadline=None)
 @given(integer_data(), st.integers(1, 5))
 def test_biased_perceptron_is_homogeneous_perceptron_on_augmented_points(data, max_epochs):
     X, y = data
@@ -205,7 +202,6 @@ def test_biased_perceptron_is_homogeneous_perceptron_on_augmented_points(data, m
     assert r2.history.tolist() == aug.history.tolist() and r2.b == R * aug.w[-1]
 
 
-@settings(max_examples=50, deadline=None)
 @given(integer_data(), st.sampled_from(BIAS_UPDATES))
 def test_converged_run_separates_the_training_data(data, bias_update):
     X, y = data
@@ -215,7 +211,6 @@ def test_converged_run_separates_the_training_data(data, bias_update):
     assert res.mistakes == len(res.history) and res.epochs <= 50
 
 
-@settings(max_examples=40, deadline=None)
 @given(integer_data(max_n=8), st.floats(0.5, 3.0))
 def test_dual_decision_at_training_points_matches_the_final_test(data, sigma):
     X, y = data
@@ -227,7 +222,6 @@ def test_dual_decision_at_training_points_matches_the_final_test(data, sigma):
         assert np.all(y * f > 0)
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     arrays(float, (6, 2), elements=st.floats(-3, 3)),
     arrays(float, 6, elements=st.sampled_from([-1.0, 1.0])),

@@ -5,7 +5,7 @@ import warnings
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -146,7 +146,6 @@ def test_kernel_ridge_span_with_the_training_points_as_centres_is_kernel_ridge()
 # --- identities over random inputs -------------------------------------------------------------
 
 
-@settings(max_examples=80, deadline=None)
 @given(regression_data(), lams, st.booleans())
 def test_kernel_ridge_solves_the_shifted_system(data, lam, n_scaled):
     _, y, K = data
@@ -159,7 +158,6 @@ def test_kernel_ridge_solves_the_shifted_system(data, lam, n_scaled):
     np.testing.assert_allclose(alpha, direct, rtol=1e-7, atol=1e-9 * max(1.0, np.abs(y).max()))
 
 
-@settings(max_examples=80, deadline=None)
 @given(regression_data(), lams)
 def test_kernel_ridge_with_linear_kernel_equals_primal_ridge(data, lam):
     X, y, _ = data
@@ -171,7 +169,6 @@ def test_kernel_ridge_with_linear_kernel_equals_primal_ridge(data, lam):
     np.testing.assert_allclose(w, X.T @ alpha, rtol=0, atol=tol)  # w = X^T alpha
 
 
-@settings(max_examples=80, deadline=None)
 @given(regression_data(), lams)
 def test_matrix_inversion_identity_rousseau(data, lam):
     # X (X^T X + lam I_p)^{-1} X^T = (X X^T + lam I_n)^{-1} X X^T
@@ -182,7 +179,6 @@ def test_matrix_inversion_identity_rousseau(data, lam):
     np.testing.assert_allclose(left, right, rtol=0, atol=1e-8 * scale(X @ X.T))
 
 
-@settings(max_examples=80, deadline=None)
 @given(regression_data(), lams, st.booleans())
 def test_gradient_vanishes_at_the_kernel_ridge_solution(data, lam, n_scaled):
     _, y, K = data
@@ -191,7 +187,6 @@ def test_gradient_vanishes_at_the_kernel_ridge_solution(data, lam, n_scaled):
     assert np.abs(grad).max() <= 1e-8 * scale(K) ** 2 * max(1.0, np.abs(y).max())
 
 
-@settings(max_examples=60, deadline=None)
 @given(regression_data(), lams, st.booleans(), st.integers(0, 2**32 - 1))
 def test_kernel_ridge_minimises_the_objective(data, lam, n_scaled, seed):
     _, y, K = data
@@ -204,7 +199,6 @@ def test_kernel_ridge_minimises_the_objective(data, lam, n_scaled, seed):
         assert value >= best - 1e-9 * max(1.0, abs(best))
 
 
-@settings(max_examples=60, deadline=None)
 @given(regression_data(), lams)
 def test_objective_equals_rkhs_form(data, lam):
     # J(alpha) = sum (y_i - f(x_i))^2 + lam ||f||^2 with f(x_i) = (K alpha)_i
@@ -215,7 +209,6 @@ def test_objective_equals_rkhs_form(data, lam):
     assert kernel_ridge_objective(alpha, K, y, lam) == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
 @given(regression_data(), lams)
 def test_vert_scaling_equals_lambda_times_n(data, lam):
     _, y, K = data
@@ -228,13 +221,11 @@ def test_vert_scaling_equals_lambda_times_n(data, lam):
     )
 
 
-@settings(max_examples=60, deadline=None)
 @given(lams, st.integers(1, 1000))
 def test_lambda_conversions_are_inverse(lam, n):
     assert lam_sum_to_mean(lam_mean_to_sum(lam, n), n) == pytest.approx(lam, rel=1e-14)
 
 
-@settings(max_examples=60, deadline=None)
 @given(regression_data(), lams)
 def test_objectives_mean_and_sum_differ_by_the_factor_n(data, lam):
     # (1/n) sum + lam ||f||^2 = (1/n) [sum + n lam ||f||^2]: the same minimiser
@@ -246,7 +237,6 @@ def test_objectives_mean_and_sum_differ_by_the_factor_n(data, lam):
     assert mean_form == pytest.approx(sum_form / n, rel=1e-10, abs=1e-12)
 
 
-@settings(max_examples=80, deadline=None)
 @given(regression_data(), lams, arrays(float, (4, 3), elements=finite))
 def test_valle_vidal_form_gives_the_kernel_ridge_predictions(data, lam, T):
     X, y, _ = data
@@ -257,7 +247,6 @@ def test_valle_vidal_form_gives_the_kernel_ridge_predictions(data, lam, T):
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9 * max(1.0, np.abs(y).max()))
 
 
-@settings(max_examples=80, deadline=None)
 @given(regression_data(), lams)
 def test_valle_vidal_variables_are_2lam_alpha_and_maximise_w(data, lam):
     _, y, K = data
@@ -269,7 +258,6 @@ def test_valle_vidal_variables_are_2lam_alpha_and_maximise_w(data, lam):
     np.testing.assert_allclose(y - K @ a_vv / (2 * lam) - a_vv / 2, 0.0, atol=tol)
 
 
-@settings(max_examples=80, deadline=None)
 @given(regression_data(), lams)
 def test_strong_duality_valle_vidal(data, lam):
     # max W = min lam ||w||^2 + sum xi^2 = kernel ridge objective at its minimiser
@@ -279,7 +267,6 @@ def test_strong_duality_valle_vidal(data, lam):
     assert dual == pytest.approx(primal, rel=1e-8, abs=1e-8 * max(1.0, float(y @ y)))
 
 
-@settings(max_examples=60, deadline=None)
 @given(regression_data(), lams)
 def test_valle_vidal_weights_equal_primal_ridge(data, lam):
     X, y, _ = data
@@ -291,7 +278,6 @@ def test_valle_vidal_weights_equal_primal_ridge(data, lam):
 # --- limits -----------------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.integers(2, 10), st.integers(0, 2**32 - 1))
 def test_small_lambda_interpolates_when_k_is_invertible(n, seed):
     rng = np.random.default_rng(seed)
@@ -305,7 +291,6 @@ def test_small_lambda_interpolates_when_k_is_invertible(n, seed):
         assert np.linalg.norm(y - fitted) <= 1.01 * bound + 1e-10
 
 
-@settings(max_examples=40, deadline=None)
 @given(regression_data(), st.integers(0, 2**32 - 1))
 def test_large_lambda_drives_f_to_zero(data, seed):
     _, y, K = data
@@ -353,7 +338,6 @@ def train_and_centres(draw):
     return points[:n], points[n:], y
 
 
-@settings(max_examples=60, deadline=None)
 @given(train_and_centres(), st.floats(1e-2, 10.0))
 def test_minimiser_over_a_larger_span_has_no_component_outside_the_training_span(data, lam):
     X, Z, y = data
@@ -368,7 +352,6 @@ def test_minimiser_over_a_larger_span_has_no_component_outside_the_training_span
     np.testing.assert_allclose(d.span[: len(X)], alpha, atol=1e-6 * max(1.0, np.abs(alpha).max()))
 
 
-@settings(max_examples=60, deadline=None)
 @given(train_and_centres(), st.integers(0, 2**32 - 1))
 def test_pythagoras_and_perp_part_vanishes_on_the_training_points(data, seed):
     X, Z, _ = data
@@ -594,7 +577,6 @@ def test_lambda_at_round_off_level_on_a_singular_gram_is_an_error():
         kernel_ridge(K, [1.0, 2.0, 3.0], 1e-20)
 
 
-@settings(max_examples=30, deadline=None)
 @given(st.integers(1, 400), st.integers(1, 3), st.integers(0, 2**32 - 1))
 def test_blocked_triangular_solves_invert_the_cholesky_factor(n, n_rhs, seed):
     from kernels_ref.regression import _solve_lower, _solve_lower_transposed

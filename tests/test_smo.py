@@ -11,7 +11,7 @@ import warnings
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels_ref.exceptions import ConvergenceWarning
@@ -114,7 +114,6 @@ def test_result_is_frozen():
 # --- properties of the solution -------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     n=st.integers(4, 40),
@@ -134,7 +133,6 @@ def test_solution_meets_kkt_and_is_feasible(seed, n, C, kernel):
     assert res.objective == pytest.approx(objective(K, y, p, res.alpha), rel=1e-9, abs=1e-12)
 
 
-@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 30), C=st.sampled_from([0.5, 5.0]))
 def test_objective_not_above_random_feasible_points(seed, n, C):
     K, y = random_problem(seed, n)
@@ -148,7 +146,6 @@ def test_objective_not_above_random_feasible_points(seed, n, C):
         assert best <= objective(K, y, p, a) + 1e-9
 
 
-@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 60), C=st.sampled_from([1.0, 30.0]))
 def test_shrinking_gives_the_same_solution(seed, n, C):
     K, y = random_problem(seed, n)
@@ -169,7 +166,6 @@ def test_shrinking_on_a_larger_problem():
     assert a.objective == pytest.approx(b.objective, rel=1e-10)
 
 
-@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), nu=st.floats(0.2, 0.8))
 def test_two_constraint_variant_keeps_class_sums(seed, n, nu):
     K, y = random_problem(seed, n)

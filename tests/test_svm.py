@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
@@ -206,7 +206,6 @@ def test_hard_margin_not_separable_raises(X, y):
         hard_margin(linear_kernel(X), np.array(y))
 
 
-@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(30, 120))
 def test_hard_margin_on_overlapping_clouds_raises(seed, n):
     X, y = overlapping(seed, n, shift=0.2)
@@ -225,7 +224,6 @@ def test_not_separable_error_is_a_value_error():
 # --- identities of the texts as properties ----------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), d=st.integers(1, 4))
 def test_margin_equals_inverse_sqrt_sum_alpha(seed, n, d):
     # Valle Vidal, Proposicion 2: gamma = 1/||w|| = (sum alpha_i)^(-1/2).
@@ -239,7 +237,6 @@ def test_margin_equals_inverse_sqrt_sum_alpha(seed, n, d):
     assert res.dual_objective == pytest.approx(0.5 * w_norm2(res, K), rel=1e-7)  # strong duality
 
 
-@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), C=st.floats(0.05, 50.0))
 def test_l2_margin_equals_inverse_sqrt_sum_alpha_minus_alpha_norm_over_c(seed, n, C):
     # Valle Vidal, soft margin norm 2, Proposicion (2): gamma = (sum alpha - <alpha, alpha>/C)^-1/2
@@ -253,7 +250,6 @@ def test_l2_margin_equals_inverse_sqrt_sum_alpha_minus_alpha_norm_over_c(seed, n
     np.testing.assert_allclose(y[sv] * f[sv], 1 - res.alpha[sv] / C, atol=1e-7)
 
 
-@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), C=st.floats(0.05, 50.0))
 def test_l2_soft_margin_equals_hard_margin_on_shifted_gram(seed, n, C):
     X, y = overlapping(seed, n)
@@ -265,7 +261,6 @@ def test_l2_soft_margin_equals_hard_margin_on_shifted_gram(seed, n, C):
     assert l2.dual_objective == pytest.approx(hard.dual_objective, rel=1e-9)
 
 
-@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40))
 def test_l1_tends_to_hard_margin_as_c_grows(seed, n):
     X, y = separable(seed, n)
@@ -281,7 +276,6 @@ def test_l1_tends_to_hard_margin_as_c_grows(seed, n):
     assert values[0] <= values[1] <= values[2] <= hard.dual_objective * (1 + 1e-9)
 
 
-@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), C=st.floats(0.05, 50.0))
 def test_l1_strong_duality(seed, n, C):
     # primal 1/2 ||w||^2 + C sum xi with xi = hinge(y f) equals the dual objective
@@ -293,7 +287,6 @@ def test_l1_strong_duality(seed, n, C):
     assert res.kkt_violation <= 10 * TOL
 
 
-@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), lam=st.floats(1e-3, 1.0))
 def test_lambda_svm_equals_hinge_problem_in_vert_scaling(seed, n, lam):
     # Vert: (1/n) sum hinge + lam ||f||^2 (no intercept). Strong duality in his scaling:
@@ -319,7 +312,6 @@ def test_lambda_svm_equals_hinge_problem_in_vert_scaling(seed, n, lam):
         assert hinge(y * fa).mean() + lam * (a * y) @ fa >= primal - 1e-9
 
 
-@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 60), frac=st.floats(0.3, 0.9))
 def test_nu_svm_equals_c_svm_with_c_one_over_n_rho(seed, n, frac):
     X, y = overlapping(seed, n)
@@ -337,7 +329,6 @@ def test_nu_svm_equals_c_svm_with_c_one_over_n_rho(seed, n, frac):
     assert c_res.kkt_violation <= 1e-4
 
 
-@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 80), frac=st.floats(0.1, 1.0))
 def test_nu_property_margin_errors_below_nu_below_support_vectors(seed, n, frac):
     # Schoelkopf et al. (2000), Proposition 5: #{y f < rho}/n <= nu <= #{alpha > 0}/n.
@@ -354,7 +345,6 @@ def test_nu_property_margin_errors_below_nu_below_support_vectors(seed, n, frac)
     assert abs(res.y @ res.alpha) <= 1e-14
 
 
-@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 30))
 def test_intercept_rules_agree_at_the_hard_margin(seed, n):
     # Rousseau's average over the support vectors and Valle Vidal's (corrected) max/min rule
@@ -411,7 +401,6 @@ def test_kkt_violation_tolerates_interior_point_zeros():
     assert kkt_violation(alpha, K, FIVE_Y) <= 1e-10
 
 
-@settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), C=st.floats(0.1, 10.0))
 def test_kkt_violation_function_matches_the_fit(seed, n, C):
     X, y = overlapping(seed, n)
@@ -426,7 +415,6 @@ def test_kkt_violation_function_matches_the_fit(seed, n, C):
 # --- conversions ----------------------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
 @given(lam=st.floats(1e-6, 1e3), n=st.integers(1, 10_000))
 def test_c_lambda_conversions_are_inverse(lam, n):
     C = c_from_lambda(lam, n)

@@ -6,7 +6,7 @@ import warnings
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels_ref import cvx
@@ -156,7 +156,6 @@ def test_result_is_a_frozen_dataclass():
 # --- properties -------------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
 @given(problem=problems(max_n=100))
 def test_svr_agrees_with_cvxpy_dual(problem):
     K, y, K_test, C, eps = problem
@@ -173,7 +172,6 @@ def test_svr_agrees_with_cvxpy_dual(problem):
         assert m - 1e-6 <= ref.b <= M + 1e-6
 
 
-@settings(max_examples=20, deadline=None)
 @given(problem=problems(max_n=60))
 def test_strong_duality_with_cvxpy_primal(problem):
     K, y, K_test, C, eps = problem
@@ -188,7 +186,6 @@ def test_strong_duality_with_cvxpy_primal(problem):
     assert_predictions_agree(svr_predict(res, K_test) - res.b, f0)
 
 
-@settings(max_examples=40, deadline=None)
 @given(problem=problems(max_n=80))
 def test_kkt_violation_from_the_tiled_dual_is_below_tolerance(problem):
     # Recomputed from scratch on the explicit 2n x 2n problem, not from SMO's gradient.
@@ -210,7 +207,6 @@ def test_kkt_violation_from_the_tiled_dual_is_below_tolerance(problem):
     )
 
 
-@settings(max_examples=40, deadline=None)
 @given(problem=problems(max_n=80))
 def test_alpha_and_alpha_star_are_complementary(problem):
     K, y, _, C, eps = problem
@@ -220,7 +216,6 @@ def test_alpha_and_alpha_star_are_complementary(problem):
     assert abs(res.coef.sum()) <= 1e-10 * max(1.0, np.abs(res.coef).sum())
 
 
-@settings(max_examples=40, deadline=None)
 @given(problem=problems(max_n=80))
 def test_points_outside_the_tube_are_bounded_support_vectors(problem):
     K, y, _, C, eps = problem
@@ -235,7 +230,6 @@ def test_points_outside_the_tube_are_bounded_support_vectors(problem):
     assert outside.mean() <= len(res.support) / n
 
 
-@settings(max_examples=30, deadline=None)
 @given(problem=problems(max_n=60), extra=st.floats(0.0, 1.0))
 def test_epsilon_above_largest_deviation_from_mean_gives_zero_coef(problem, extra):
     # f = mean(y) fits in the tube with w = 0: the optimum, and SMO starts there (m <= M).
@@ -248,7 +242,6 @@ def test_epsilon_above_largest_deviation_from_mean_gives_zero_coef(problem, extr
     assert np.all(np.abs(y - res.b) <= eps + 1e-12)  # the constant b lies in the tube
 
 
-@settings(max_examples=25, deadline=None)
 @given(problem=problems(max_n=60))
 def test_negating_the_targets_swaps_alpha_and_alpha_star(problem):
     K, y, K_test, C, eps = problem
@@ -257,7 +250,6 @@ def test_negating_the_targets_swaps_alpha_and_alpha_star(problem):
     assert_predictions_agree(svr_predict(neg, K_test) - neg.b, -(svr_predict(res, K_test) - res.b))
 
 
-@settings(max_examples=25, deadline=None)
 @given(problem=problems(max_n=60), shift=st.floats(-5.0, 5.0))
 def test_shifting_the_targets_shifts_only_the_intercept(problem, shift):
     K, y, K_test, C, eps = problem
@@ -269,7 +261,6 @@ def test_shifting_the_targets_shifts_only_the_intercept(problem, shift):
         assert moved.b - res.b == pytest.approx(shift, abs=1e-6)
 
 
-@settings(max_examples=25, deadline=None)
 @given(problem=problems(max_n=60), scale=st.floats(0.1, 10.0))
 def test_scaling_targets_epsilon_and_C_scales_the_solution(problem, scale):
     # (alpha, alpha*) -> s (alpha, alpha*) maps the dual for (y, C, eps) to s^2 times the dual
@@ -282,7 +273,6 @@ def test_scaling_targets_epsilon_and_C_scales_the_solution(problem, scale):
     assert_predictions_agree(g, scale * f)
 
 
-@settings(max_examples=15, deadline=None)
 @given(seed=seeds, n=st.integers(2, 40), log_C=st.floats(-2.0, 2.0))
 def test_epsilon_zero_is_least_absolute_deviations(seed, n, log_C):
     # eps = 0: min 1/2 ||f - b||^2 + C sum |y_i - f(x_i)|, written here directly in cvxpy.

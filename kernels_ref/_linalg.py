@@ -1,0 +1,59 @@
+r"""The one sign convention of every eigenvector and singular-vector result of the package.
+
+An eigenvector (or a pair of singular vectors) is defined only up to its sign, and which sign a
+LAPACK routine returns depends on the BLAS kernels, the thread count and the library version.
+Every result built from one — kernel and linear PCA, linear and kernel CCA, the finite feature
+map — is therefore signed here, by :func:`sign_convention`, so that it is the same on every
+machine.
+"""
+
+import numpy as np
+
+__all__ = ["sign_convention"]
+
+#: Entries whose magnitude is within this relative distance of a column's largest count as
+#: tied with it: ties in exact arithmetic differ by round-off only (about 1e-16 relative), far
+#: below this threshold, and two distinct magnitudes are almost never this close.
+TIE_RTOL = 1e-8
+
+
+def sign_convention(scores, *arrays):
+    r"""Flip columns so that each column of ``scores`` has a positive leading entry.
+
+    The leading entry of a column is its **first** entry (smallest row index) whose magnitude is
+    within a relative :data:`TIE_RTOL` of the largest magnitude of the column,
+
+    .. math::
+        i_k = \min \{ i : |s_{ik}| \ge (1 - 10^{-8}) \max_j |s_{jk}| \}, \qquad
+        \text{column } k \text{ is multiplied by } \operatorname{sign}(s_{i_k k}),
+
+    and column :math:`k` of every array of ``arrays`` is multiplied by the same sign. Taking the
+    first of the *nearly* largest entries, rather than the first of the largest, makes the rule
+    deterministic when two entries tie in exact arithmetic (a symmetric data set): their computed
+    magnitudes differ in the last bits, and which is larger depends on the machine. A zero column
+    is left as it is.
+
+    Parameters
+    ----------
+    scores : ndarray, shape (n, k)
+        The columns whose signs are fixed (e.g. the projections of the training points).
+    *arrays : ndarray, shape (m, k)
+        Arrays that share the columns of ``scores`` (eigenvectors, dual coefficients, ...).
+
+    Returns
+    -------
+    list of ndarray
+        ``[scores, *arrays]``, each with its columns multiplied by the signs (new arrays).
+
+    Examples
+    --------
+    >>> s = np.array([[1.0, -3.0], [-1.0 - 1e-15, 3.0 + 1e-15]])  # ties up to round-off
+    >>> sign_convention(s)[0]
+    array([[ 1.,  3.],
+           [-1., -3.]])
+    """
+    magnitude = np.abs(scores)
+    largest = magnitude.max(axis=0)
+    leading = np.argmax(magnitude >= (1.0 - TIE_RTOL) * largest, axis=0)
+    signs = np.where(scores[leading, np.arange(scores.shape[1])] < 0, -1.0, 1.0)
+    return [a * signs for a in (scores, *arrays)]
