@@ -8,6 +8,7 @@ modified in place.
 
 import math
 import numbers
+import sys
 import warnings
 
 import numpy as np
@@ -25,6 +26,7 @@ __all__ = [
     "check_real",
     "check_same_n",
     "check_test_gram",
+    "psd_threshold",
 ]
 
 
@@ -38,10 +40,7 @@ def check_array(a, name, ndim=2, n_rows=None, n_cols=None):
 
 def _checked_array(a, name, ndim=2, n_rows=None, n_cols=None):
     """:func:`check_array`, also returning the largest absolute entry (found on the way)."""
-    try:
-        arr = np.asarray(a, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be an array of real numbers ({exc})") from None
+    arr = _real_array(a, name)
     if arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if arr.size == 0:
@@ -58,53 +57,127 @@ def _checked_array(a, name, ndim=2, n_rows=None, n_cols=None):
     return arr, max(high, -low)
 
 
+def _real_array(a, name):
+    """``a`` as a float64 array (no copy when it is one), or ``ValueError`` naming ``name``.
+
+    Only integers and floating-point numbers are accepted: complex numbers are not cut to their
+    real part, strings (``'1'``) are not parsed, booleans (a mask passed by mistake) are not
+    read as 0 and 1, and ``None`` or other objects are rejected.
+    """
+    try:
+        arr = np.asarray(a)
+    except (TypeError, ValueError) as exc:  # a ragged nested list
+        raise ValueError(f"{name} must be an array of real numbers ({exc})") from None
+    kind = arr.dtype.kind
+    if kind == "O":
+        for value in arr.flat:
+            if not _is_real_number(value):
+                raise ValueError(
+                    f"{name} must be an array of real numbers, found {value!r} "
+                    f"of type {type(value).__name__}"
+                )
+    elif kind == "c":
+        raise ValueError(
+            f"{name} must be real, got complex values (dtype {arr.dtype}); pass the real part "
+            "explicitly if the imaginary part is round-off"
+        )
+    elif kind == "b":
+        raise ValueError(f"{name} must be an array of real numbers, got a boolean array")
+    elif kind not in "iuf":
+        raise ValueError(f"{name} must be an array of real numbers, got dtype {arr.dtype}")
+    return np.asarray(arr, dtype=float)
+
+
+def _is_real_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
+
+
 #: Largest n for which :func:`check_gram` runs the full positive semi-definiteness test.
 FULL_PSD_TEST_MAX_N = 2000
+
+#: Relative tolerance of the one positive semi-definiteness rule of the package
+#: (:func:`psd_threshold`), used by :func:`check_gram` and :func:`kernels_ref.kernels.is_psd`.
+PSD_RTOL = 1e-9
 
 #: Rows and columns per tile in the O(n^2) checks, which then allocate no n x n temporary.
 _TILE = 128
 
+#: The smallest subnormal number: a stored entry is known to half of it at best, the round-off
+#: of a matrix whose entries underflow (it is negligible for every other matrix).
+_UNDERFLOW = float(np.finfo(float).smallest_subnormal)
+
+
+def psd_threshold(largest, n, rtol=PSD_RTOL):
+    r"""How negative :math:`\lambda_{\min}(K)` may be for ``K`` to count as PSD.
+
+    The one rule of the package: ``K`` (of size ``n``, largest entry ``largest`` in absolute
+    value) is positive semi-definite when
+
+    .. math:: \lambda_{\min}(K) \ge -\big(\text{rtol} \max_{ij}|K_{ij}| + n u\big),
+
+    relative to the scale of ``K`` so that it does not depend on units. :math:`u` is the
+    smallest subnormal number: each entry of a stored matrix is known to :math:`u/2` at best,
+    so a perturbation of spectral norm up to :math:`n u / 2` is round-off (the term matters only
+    for a matrix whose entries underflow). Used by :func:`check_gram` (a Cholesky factorisation
+    of :math:`K + \text{threshold}\, I`) and :func:`kernels_ref.kernels.is_psd` (eigenvalues).
+    """
+    return rtol * largest + n * _UNDERFLOW
+
 
 def check_gram(K, name="K", psd=True, rtol=1e-10):
-    """Return a square, symmetric, finite Gram matrix (C-contiguous); warn if it is not PSD.
+    r"""Return a square, symmetric, finite Gram matrix (C-contiguous); warn if it is not PSD.
 
     Symmetry is checked to ``rtol`` times ``max(1, max |K_ij|)``. With ``psd=True`` a
     :class:`~kernels_ref.exceptions.NotPSDWarning` is issued when ``K`` is clearly not positive
-    semi-definite. For ``n <= FULL_PSD_TEST_MAX_N`` the test is complete:
-    :math:`K / \\max|K_{ij}| + 10^{-9} I` has no Cholesky factor, that is
-    :math:`\\lambda_{\\min}(K) < -10^{-9} \\max|K_{ij}|` up to round-off (a Cholesky
-    factorisation costs a tenth of an eigendecomposition). Above, it checks the necessary
-    conditions :math:`K_{ii} \\ge 0` and :math:`K_{ij}^2 \\le K_{ii} K_{jj}` (every 2 x 2
-    principal minor), which cost :math:`O(n^2)`; use :func:`kernels_ref.kernels.is_psd` for the
-    complete test of a large matrix. The checks of a large matrix run tile by tile, on the upper
-    triangle, in one pass, with no n x n temporary.
+    semi-definite, by the rule of :func:`psd_threshold`. For ``n <= FULL_PSD_TEST_MAX_N`` the
+    test is complete: :math:`K / \max|K_{ij}| + (\text{threshold}/\max|K_{ij}|) I` has no
+    Cholesky factor, that is :math:`\lambda_{\min}(K) < -\text{threshold}` up to round-off
+    (a Cholesky factorisation costs a tenth of an eigendecomposition). Above, it checks the
+    necessary conditions that every 2 x 2 principal minor obeys the rule,
+    :math:`K_{ii} \ge -t` and :math:`K_{ij}^2 \le (K_{ii} + t)(K_{jj} + t)` with :math:`t` the
+    threshold (exactly :math:`\lambda_{\min} \ge -t` for the minor), which cost
+    :math:`O(n^2)`; use :func:`kernels_ref.kernels.is_psd` for the complete test of
+    a large matrix. The checks of a large matrix run tile by tile, on the upper triangle, in one
+    pass, with no n x n temporary.
     """
     K, largest = _checked_array(K, name, ndim=2)
     K = np.ascontiguousarray(K)
     n = len(K)
     if n != K.shape[1]:
         raise ValueError(f"{name} must be square, got shape {K.shape}")
+    threshold = psd_threshold(largest, n)
     full_psd_test = psd and largest > 0 and n <= FULL_PSD_TEST_MAX_N
     minors = psd and not full_psd_test
-    minors_ok = _scan_upper_tiles(K, rtol * max(largest, 1.0), 1e-9 * largest, name, minors)
+    minors_ok = _scan_upper_tiles(K, rtol * max(largest, 1.0), threshold, name, minors)
     if full_psd_test:
-        minors_ok = _has_cholesky(K / largest, shift=1e-9)
+        minors_ok = _has_cholesky(K / largest, shift=threshold / largest)
     if not minors_ok:
         warnings.warn(
             f"{name} is not positive semi-definite (an eigenvalue is below "
-            f"-1e-9 x max|{name}|): it is not the Gram matrix of a kernel",
+            f"-{PSD_RTOL:g} x max|{name}|): it is not the Gram matrix of a kernel",
             NotPSDWarning,
-            stacklevel=3,
+            stacklevel=_caller_level(),
         )
     return K
 
 
+def _caller_level():
+    """``stacklevel`` of a warning that points at the first frame outside the package."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("kernels_ref."):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _scan_upper_tiles(K, atol, tolerance, name, minors):
     """Raise unless ``K`` is symmetric to ``atol``; with ``minors``, also return whether every
-    2 x 2 principal minor is non-negative (to ``tolerance``), else ``True``.
+    2 x 2 principal minor is PSD to ``tolerance`` (see :func:`check_gram`), else ``True``.
+
+    Every tile of the upper triangle (diagonal tiles included) is compared with the transposed
+    tile of the lower triangle.
     """
     diag = np.diag(K)
-    root = np.sqrt(np.maximum(diag, 0.0))
+    root = np.sqrt(np.maximum(diag + tolerance, 0.0))
     minors_ok = not minors or diag.min() >= -tolerance
     starts = range(0, len(K), _TILE)
     for i in starts:
@@ -117,7 +190,6 @@ def _scan_upper_tiles(K, atol, tolerance, name, minors):
                 raise ValueError(f"{name} must be symmetric")
             if minors and minors_ok:
                 bound = np.multiply.outer(root[rows], root[cols])
-                bound += tolerance
                 minors_ok = bool(np.all(np.abs(upper, out=diff) <= bound))
     return minors_ok
 
@@ -218,9 +290,7 @@ def check_same_n(a, b, name_a, name_b):
 
 def check_real(value, name, low=None):
     """Return ``value`` as a finite float, ``>= low`` when ``low`` is given."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
+    value = _check_real(value, name)
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     if low is not None and value < low:
@@ -229,6 +299,13 @@ def check_real(value, name, low=None):
 
 
 def _check_real(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    """``value`` as a float if it is a real number (NaN and infinities included), else raise.
+
+    Strings, complex numbers and booleans are rejected (``True`` is not 1); a 0-d array of a
+    real dtype is accepted.
+    """
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value.item()
+    if not _is_real_number(value):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     return float(value)

@@ -11,7 +11,15 @@ When ``Y`` is omitted the result is exactly symmetric.
 
 import numpy as np
 
-from ._validation import check_array, check_gram, check_integer, check_positive, check_real
+from ._validation import (
+    PSD_RTOL,
+    check_array,
+    check_gram,
+    check_integer,
+    check_positive,
+    check_real,
+    psd_threshold,
+)
 
 __all__ = [
     "gaussian_kernel",
@@ -264,12 +272,15 @@ def min_eigenvalue(K):
     return float(np.linalg.eigvalsh(K)[0])
 
 
-def is_psd(K, tol=1e-10):
-    r"""Whether :math:`K` is positive semi-definite: :math:`\lambda_{\min}(K) \ge -\text{tol}\,
-    \max(1, |\lambda|_{\max})`.
+def is_psd(K, tol=PSD_RTOL):
+    r"""Whether :math:`K` is positive semi-definite: :math:`\lambda_{\min}(K) \ge
+    -\text{tol} \max_{ij}|K_{ij}|`.
 
-    The tolerance is relative to the largest eigenvalue in absolute value, so that round-off in
-    a large Gram matrix is not mistaken for a negative direction.
+    The tolerance is relative to the scale of :math:`K`, so that round-off in a large Gram
+    matrix is not mistaken for a negative direction and the answer does not depend on units
+    (:math:`10^{-12} K` is PSD exactly when :math:`K` is). It is the one rule of the package,
+    :func:`kernels_ref._validation.psd_threshold`, with which every learner warns about a Gram
+    matrix that is not PSD (default ``tol`` the same, ``PSD_RTOL`` :math:`= 10^{-9}`).
 
     Parameters
     ----------
@@ -280,9 +291,15 @@ def is_psd(K, tol=1e-10):
     Returns
     -------
     bool
+
+    Examples
+    --------
+    >>> is_psd([[1.0, 2.0], [2.0, 1.0]]), is_psd(1e-12 * np.array([[1.0, 2.0], [2.0, 1.0]]))
+    (False, False)
+    >>> is_psd([[1.0, 1.0], [1.0, 1.0]])  # singular
+    True
     """
     K = check_gram(K, psd=False)
     tol = check_real(tol, "tol", low=0.0)
-    eig = np.linalg.eigvalsh(K)
-    scale = max(1.0, abs(eig[0]), abs(eig[-1]))
-    return bool(eig[0] >= -tol * scale)
+    largest = float(np.max(np.abs(K)))
+    return bool(np.linalg.eigvalsh(K)[0] >= -psd_threshold(largest, len(K), tol))

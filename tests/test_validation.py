@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kernels_ref import _validation as v
 
@@ -112,3 +114,180 @@ def test_check_nu_states_the_feasible_range():
     for bad in (0.0, 1.5, np.nan):
         with pytest.raises(ValueError, match=r"^nu must lie in \(0.0, 1.0\]"):
             v.check_nu(bad, y)
+
+
+# --- what counts as an array of real numbers ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "a, why",
+    [
+        ([[1.0 + 1e-3j, 0.0]], "complex"),
+        (np.array([[1.0, 2.0]], dtype=complex), "complex"),  # even with zero imaginary parts
+        ([["1", "2"]], "real numbers"),
+        ([[1.0, "a"]], "real numbers"),
+        (np.array([[1.0, "2"]], dtype=object), "real numbers"),
+        (np.array([[1.0, 2j]], dtype=object), "real numbers"),
+        (np.array([[1.0, None]], dtype=object), "real numbers"),
+        (np.array([[True, False]]), "boolean"),
+        (np.array([[1.0, True]], dtype=object), "real numbers"),
+        (None, "real numbers"),
+        ([[1.0, 2.0], [3.0]], "real numbers"),
+    ],
+)
+def test_check_array_rejects_what_is_not_an_array_of_real_numbers(a, why):
+    with pytest.raises(ValueError, match=rf"^A must .*{why}"):
+        v.check_array(a, "A")
+
+
+def test_check_array_accepts_integers_and_other_float_types_as_float64():
+    for a in ([[1, 2]], np.array([[1, 2]], dtype=np.int8), np.array([[1, 2]], dtype=np.float32)):
+        out = v.check_array(a, "A")
+        assert out.dtype == np.float64 and np.array_equal(out, [[1.0, 2.0]])
+    assert np.array_equal(v.check_array(np.array([[1, 2.5]], dtype=object), "A"), [[1.0, 2.5]])
+
+
+@pytest.mark.parametrize("y", [["1", "-1"], np.array(["1", "-1"]), [True, False], [1j, -1j]])
+def test_check_labels_rejects_strings_booleans_and_complex(y):
+    with pytest.raises(ValueError, match=r"^y must"):
+        v.check_labels(y)
+
+
+@pytest.mark.parametrize("value", ["1", 1 + 0j, 1j, True, np.bool_(True), None, [1.0], np.nan])
+def test_check_real_rejects_non_real_values(value):
+    with pytest.raises(ValueError, match=r"^c must"):
+        v.check_real(value, "c")
+
+
+@pytest.mark.parametrize("check", [v.check_positive, v.check_real])
+def test_scalar_checks_accept_numpy_scalars_and_0d_arrays(check):
+    for value in (np.float32(2.0), np.int64(2), np.array(2.0), 2):
+        assert check(value, "c") == 2.0 and type(check(value, "c")) is float
+
+
+@pytest.mark.parametrize("value", ["1", 1j, True, np.inf, -np.inf, np.nan])
+def test_check_in_range_rejects_non_real_and_non_finite(value):
+    with pytest.raises(ValueError, match=r"^nu must"):
+        v.check_in_range(value, "nu", 0.0, 1.0)
+
+
+# --- one positive semi-definiteness rule ------------------------------------------------------
+
+
+def _with_min_eigenvalue(ratio, scale, n=6, seed=0):
+    """A symmetric matrix with max|K_ij| = scale (roughly) and lambda_min = -ratio * max|K_ij|."""
+    Q, _ = np.linalg.qr(np.random.default_rng(seed).normal(size=(n, n)))
+    eig = np.linspace(0.0, 1.0, n)
+    K = (Q * eig) @ Q.T
+    K = 0.5 * (K + K.T)
+    K -= ratio * np.max(np.abs(K)) * np.eye(n)
+    return scale * K
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1.0, 1e12])
+@pytest.mark.parametrize("ratio, psd", [(1e-6, False), (1e-8, False), (1e-11, True), (0.0, True)])
+def test_is_psd_and_check_gram_apply_one_relative_rule(scale, ratio, psd):
+    import warnings
+
+    from kernels_ref.exceptions import NotPSDWarning
+    from kernels_ref.kernels import is_psd
+
+    K = _with_min_eigenvalue(ratio, scale)
+    assert is_psd(K) is psd
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        v.check_gram(K)
+    assert [w.category for w in caught] == ([] if psd else [NotPSDWarning])
+
+
+def test_is_psd_does_not_depend_on_units():
+    from kernels_ref.kernels import is_psd
+
+    K = np.array([[1.0, 2.0], [2.0, 1.0]])  # eigenvalues -1 and 3
+    assert not is_psd(K) and not is_psd(1e-12 * K) and not is_psd(1e12 * K)
+    assert is_psd(1e-12 * np.ones((2, 2)))
+
+
+def test_psd_threshold_is_relative_to_the_largest_entry():
+    assert v.psd_threshold(2.0, 3) == pytest.approx(2.0 * v.PSD_RTOL)
+    assert v.psd_threshold(2.0, 3, rtol=0.5) == pytest.approx(1.0)
+    assert v.psd_threshold(0.0, 4) == 4 * np.finfo(float).smallest_subnormal
+
+
+# --- the 2 x 2 minor test above FULL_PSD_TEST_MAX_N -------------------------------------------
+
+
+def _count_not_psd(K):
+    import warnings
+
+    from kernels_ref.exceptions import NotPSDWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        v.check_gram(K)
+    return sum(issubclass(w.category, NotPSDWarning) for w in caught)
+
+
+@pytest.fixture
+def small_full_test(monkeypatch):
+    """FULL_PSD_TEST_MAX_N = 40, so that the minor test runs on small matrices (fast)."""
+    monkeypatch.setattr(v, "FULL_PSD_TEST_MAX_N", 40)
+    monkeypatch.setattr(v, "_TILE", 16)  # several tiles
+    return 41
+
+
+@pytest.mark.parametrize("diag", [0.5, 1e-2, 1e-6, 3.0])
+@pytest.mark.parametrize("where", [(0, 40), (3, 17), (20, 21), (39, 40)])
+def test_minor_test_catches_a_negative_minor_with_any_diagonal(small_full_test, diag, where):
+    n = small_full_test
+    K = diag * np.eye(n)
+    i, j = where
+    K[i, j] = K[j, i] = 1.01 * diag  # the minor [[d, 1.01 d], [1.01 d, d]] has eigenvalue -0.01 d
+    assert _count_not_psd(K) == 1
+    K[i, j] = K[j, i] = diag  # singular minor, PSD
+    assert _count_not_psd(K) == 0
+
+
+def test_minor_test_catches_a_negative_diagonal_entry(small_full_test):
+    K = np.eye(small_full_test)
+    K[7, 7] = -1e-6
+    assert _count_not_psd(K) == 1
+
+
+@pytest.mark.parametrize("scale", [1e-160, 1e-150, 1e-3, 1.0, 1e3, 1e150])
+@pytest.mark.parametrize("d", [1, 3])
+def test_minor_test_accepts_a_rank_one_linear_gram_matrix(small_full_test, scale, d):
+    t = np.random.default_rng(d).normal(size=small_full_test) * scale
+    X = np.outer(t, np.arange(1.0, d + 1.0))
+    assert _count_not_psd(X @ X.T) == 0
+    assert _count_not_psd(np.outer(t, t)) == 0
+
+
+def test_minor_test_at_the_real_size():
+    n = v.FULL_PSD_TEST_MAX_N + 1
+    t = np.random.default_rng(0).normal(size=n) * 1e-2  # diagonal below 1
+    assert _count_not_psd(np.outer(t, t)) == 0
+    K = 0.25 * np.eye(n)
+    K[5, 1900] = K[1900, 5] = 0.26
+    assert _count_not_psd(K) == 1
+
+
+# --- symmetry, anywhere in K --------------------------------------------------------------------
+
+
+@given(st.integers(0, 699), st.integers(0, 699), st.sampled_from([1e-3, -1e-6, 1e3]))
+def test_an_asymmetric_entry_anywhere_is_detected(i, j, bump):
+    if i == j:
+        j = (i + 345) % 700  # off the diagonal
+    K = np.eye(700)
+    K[i, j] += bump
+    with pytest.raises(ValueError, match=r"^K must be symmetric"):
+        v.check_gram(K, psd=False)
+
+
+def test_an_asymmetric_entry_in_a_far_off_diagonal_tile_is_detected():
+    for i, j in [(300, 590), (590, 300), (0, 699), (699, 0), (127, 128), (128, 127)]:
+        K = np.eye(700)
+        K[i, j] += 1e-3
+        with pytest.raises(ValueError, match=r"^K must be symmetric"):
+            v.check_gram(K)
