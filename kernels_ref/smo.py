@@ -50,10 +50,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_array, check_integer, check_positive
+from ._validation import check_array, check_gram, check_integer, check_positive
 from .exceptions import ConvergenceWarning
 
 __all__ = ["AugmentedGram", "SMOResult", "TiledGram", "optimality_gap", "smo", "working_sets"]
+
+INF = float("inf")
 
 #: LIBSVM's safeguard for a non-positive curvature a_ij = K_ii + K_jj - 2 K_ij (Fan et al. 2005).
 TAU = 1e-12
@@ -194,6 +196,17 @@ def working_sets(alpha, y, C):
     >>> up.tolist(), low.tolist()
     ([True, False, False], [False, True, True])
     """
+    y = _check_signs(y, "y")
+    n = len(y)
+    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
+    C = _check_bounds(C, n)
+    if np.any(alpha < 0) or np.any(alpha > C):
+        raise ValueError("alpha must satisfy 0 <= alpha <= C")
+    return _working_sets(alpha, y, C)
+
+
+def _working_sets(alpha, y, C):
+    """:func:`working_sets` without validation (the solver's inner use)."""
     pos = y > 0
     below = alpha < C
     above = alpha > 0
@@ -219,6 +232,23 @@ def optimality_gap(v, up, low):
     >>> optimality_gap(np.array([1.0, 0.5, 0.2]), up, low)
     0.8
     """
+    v = check_array(v, "v", ndim=1)
+    up, low = (_check_mask(mask, name, len(v)) for mask, name in ((up, "up"), (low, "low")))
+    return _optimality_gap(v, up, low)
+
+
+def _check_mask(mask, name, n):
+    mask = np.asarray(mask)
+    if mask.dtype != bool or mask.shape != (n,):
+        raise ValueError(
+            f"{name} must be a boolean array of shape ({n},) like v, got dtype {mask.dtype} "
+            f"and shape {mask.shape}"
+        )
+    return mask
+
+
+def _optimality_gap(v, up, low):
+    """:func:`optimality_gap` without validation (the solver's inner use)."""
     m = np.max(v, where=up, initial=-np.inf)
     M = np.min(v, where=low, initial=np.inf)
     return float(m - M)
@@ -242,28 +272,39 @@ def _submatrix(K, index):
 def _gap(v, up, low, pos, two_constraints):
     """m - M, or the largest of the two per-class values for the two-constraint variant."""
     if not two_constraints:
-        return optimality_gap(v, up, low)
-    return max(optimality_gap(v, up & pos, low & pos), optimality_gap(v, up & ~pos, low & ~pos))
+        return _optimality_gap(v, up, low)
+    return max(_optimality_gap(v, up & pos, low & pos), _optimality_gap(v, up & ~pos, low & ~pos))
 
 
-def _check_problem(K, y, p, C, alpha0):
-    """Validate the data of :func:`smo`; return float arrays (``alpha0`` copied)."""
-    if isinstance(K, np.ndarray) or not hasattr(K, "submatrix"):
-        K = check_array(K, "K", ndim=2)
-        if K.shape[0] != K.shape[1]:
-            raise ValueError(f"K must be square, got shape {K.shape}")
-        K = np.ascontiguousarray(K)
-    n = K.shape[0]
-    y = check_array(y, "y", ndim=1, n_rows=n)
+def _check_signs(y, name, n=None):
+    """Labels of the general form: +1 and -1 only (one class is allowed)."""
+    y = check_array(y, name, ndim=1, n_rows=n)
     if not np.all((y == 1.0) | (y == -1.0)):
-        raise ValueError("y must contain only -1 and +1")
-    p = check_array(p, "p", ndim=1, n_rows=n)
+        raise ValueError(f"{name} must contain only -1 and +1")
+    return y
+
+
+def _check_bounds(C, n):
+    """Upper bounds as a new float array of ``n`` values in (0, +inf]."""
+    if isinstance(C, (str, bytes)) or np.iscomplexobj(C):
+        raise ValueError(f"C must be a positive number or an array of {n} of them, got {C!r}")
     try:
         C = np.broadcast_to(np.asarray(C, dtype=float), (n,)).copy()
     except (TypeError, ValueError):
         raise ValueError(f"C must be a positive number or an array of {n} of them") from None
     if np.any(np.isnan(C)) or np.any(C <= 0):
         raise ValueError("C must be positive (+inf allowed)")
+    return C
+
+
+def _check_problem(K, y, p, C, alpha0):
+    """Validate the data of :func:`smo`; return float arrays (``alpha0`` copied)."""
+    if isinstance(K, np.ndarray) or not hasattr(K, "submatrix"):
+        K = check_gram(K, "K")  # square, symmetric, finite; warns if not PSD
+    n = K.shape[0]
+    y = _check_signs(y, "y", n)
+    p = check_array(p, "p", ndim=1, n_rows=n)
+    C = _check_bounds(C, n)
     alpha0 = np.zeros(n) if alpha0 is None else check_array(alpha0, "alpha0", ndim=1, n_rows=n)
     if np.any(alpha0 < 0) or np.any(alpha0 > C):
         raise ValueError("alpha0 must satisfy 0 <= alpha0 <= C")
@@ -365,17 +406,30 @@ def smo(
     tol = check_positive(tol, "tol")
     n = K.shape[0]
     max_iter = max(10**6, 100 * n) if max_iter is None else check_integer(max_iter, "max_iter", 0)
-    if not isinstance(two_constraints, bool):
-        raise ValueError(f"two_constraints must be a bool, got {two_constraints!r}")
+    for flag, name in ((two_constraints, "two_constraints"), (shrinking, "shrinking")):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise ValueError(f"{name} must be a bool, got {flag!r}")
+    return _smo(K, y, p, C, alpha, tol, max_iter, bool(two_constraints), bool(shrinking))
 
+
+def _smo(K, y, p, C, alpha, tol, max_iter, two_constraints=False, shrinking=True):
+    """:func:`smo` on validated data (``alpha``: a new array, modified in place).
+
+    Every round of the loop either counts iterations or ends it, so it ends within
+    ``max_iter`` iterations; a non-finite state raises (see :func:`_iterate`).
+    """
     act = _ActiveSet(K, y, p, C, alpha)
     n_iter = 0
     while True:
+        before = n_iter
         n_iter = _iterate(act, tol, n_iter, max_iter, two_constraints, shrinking)
         if not act.fresh:
             act.restore()  # all variables, fresh gradient: no accumulated round-off
+        act.check_bounded()
         violation = act.gap(two_constraints)
-        if violation <= tol or n_iter >= max_iter:
+        if not np.isfinite(violation):
+            raise _unbounded(f"m - M = {violation}")
+        if violation <= tol or n_iter >= max_iter or n_iter == before:
             break
     if violation > tol:
         warnings.warn(
@@ -406,6 +460,10 @@ class _ActiveSet:
         self.K, self.y_all, self.p, self.C_all, self.alpha = K, y, p, C, alpha
         self.diag = np.asarray(K.diagonal(), dtype=float)
         self.n = len(y)
+        # Started at 0 with every bound infinite, alpha stays in the cone {a >= 0, y.a = 0}: a
+        # negative a^T Q a then proves the objective unbounded below along t * alpha, t > 0.
+        self.cone = bool(np.all(np.isinf(C)) and not np.any(alpha))
+        self.kmax = float(np.max(np.abs(self.diag)))
         self.unit = bool(np.all(self.diag == self.diag[0]))
         self.fresh = False
         self.restore()
@@ -416,7 +474,7 @@ class _ActiveSet:
         self.a, self.y, self.C = a.tolist(), y.tolist(), C.tolist()  # fast scalar access
         self.half = 0.5 * self.diag[index]
         self.pos = y > 0
-        up, low = working_sets(a, y, C)
+        up, low = _working_sets(a, y, C)
         self.pen_up = np.where(up, 0.0, -np.inf)
         self.den_low = (self.diag[index] if self.unit else self.half) + 0.5 * TAU
         self.den = np.where(low, self.den_low, np.inf)
@@ -436,8 +494,17 @@ class _ActiveSet:
         self._set(np.arange(self.n), self.K, v)
         self.fresh = True
 
+    def check_bounded(self):
+        """Raise if the iterate certifies an unbounded objective (see ``cone``)."""
+        if not self.cone:
+            return
+        a = self.array()
+        q = float(a @ (-(np.array(self.y) * self.v) - self.p[self.index]))  # a^T Q a
+        if q < -1e-9 * self.kmax * float(a.sum()) ** 2:
+            raise _unbounded("an iterate alpha >= 0 with y.alpha = 0 has alpha^T Q alpha < 0")
+
     def gap(self, two):
-        up, low = working_sets(self.array(), np.array(self.y), np.array(self.C))
+        up, low = _working_sets(self.array(), np.array(self.y), np.array(self.C))
         return _gap(self.v, up, low, self.pos, two)
 
     def shrink(self, two, n_iter):
@@ -474,6 +541,15 @@ class _ActiveSet:
         self.fresh = False
 
 
+def _unbounded(detail):
+    """The error of a dual that SMO finds unbounded below (only possible with C = +inf)."""
+    return ValueError(
+        "K: the dual objective is unbounded below along the iterates of SMO "
+        f"({detail}): with infinite bounds C this happens when K is not positive "
+        "semi-definite, or, for a hard margin, when the classes are not separable"
+    )
+
+
 def _iterate(act, tol, n_iter, max_iter, two, shrinking):
     """SMO iterations on the active set until it meets the stopping rule; return n_iter.
 
@@ -487,6 +563,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
     # converge on the wrong subproblem meanwhile.
     threshold = max(10.0 * tol, 1e-2)
     counter = period = min(act.n, 1000)
+    negative = -1e-9 * act.kmax  # a curvature below this is not round-off
     rebind = True
     while n_iter < max_iter:
         if rebind:  # (re)bind the working arrays after a change of active set
@@ -498,6 +575,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         counter -= 1
         if counter == 0:
             counter = period
+            act.check_bounded()
             if shrinking:
                 if threshold > tol and act.gap(two) <= threshold:
                     threshold = max(threshold / 100.0, tol) if threshold > 10.0 * tol else 0.0
@@ -557,9 +635,16 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
             d = room_i
         if d >= room_j:
             d = room_j
+        if not d < INF or (aij < negative and room_i == INF and room_j == INF):
+            # b_ij > 0 and a_ij < 0 (beyond round-off) with no bound in the way, or a NaN:
+            # the objective decreases without bound along the line through the pair (i, j).
+            # (a_ij = 0 is left to the caller: a hard margin's classes sharing a point.)
+            raise _unbounded(f"curvature a_ij = {aij:.3g} < 0 along a pair")
         # a variable that reaches its bound is set to it exactly
         ai = (Ca[i] if yi > 0 else 0.0) if d == room_i else ai + yi * d
         aj = (0.0 if yj > 0 else Ca[j]) if d == room_j else aj - yj * d
+        if not abs(ai) + abs(aj) < INF:  # overflow: alpha grows without bound
+            raise _unbounded(f"alpha overflows after {n_iter} iterations")
         a[i], a[j] = ai, aj
         np.subtract(Ki, Kj, out=buf_a)
         buf_a *= d

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels_ref.exceptions import ConvergenceWarning
+from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.smo import (
     TAU,
@@ -337,3 +337,110 @@ def test_bad_input_names_the_argument(kwargs, name):
         warnings.simplefilter("ignore", ConvergenceWarning)
         with pytest.raises(ValueError, match=name):
             smo(**args)
+
+
+# --- no hang, no silent answer: unbounded duals, non-finite states, iteration limits ---------
+
+NOT_PSD = np.array([[1.0, 2.0], [2.0, 1.0]])  # eigenvalues -1 and 3
+
+
+@pytest.fixture
+def time_limit():
+    """Fail (instead of hanging) a call that runs longer than 20 s."""
+    import signal
+
+    def expire(signum, frame):
+        raise TimeoutError("the call did not return within 20 s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def sigmoid_problem(n=40):
+    """A symmetric, not PSD 'Gram matrix' (the sigmoid of chapter 1) and labels."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
+    return np.tanh(X @ X.T - 1.0), y
+
+
+def test_negative_curvature_with_infinite_bounds_raises_at_once(time_limit):
+    # a_12 = K_11 + K_22 - 2 K_12 = -2 and b_12 = 2: the objective -2t - t^2 has no minimum
+    with pytest.warns(NotPSDWarning), pytest.raises(ValueError, match=r"^K: the dual .* unbounded"):
+        smo(NOT_PSD, np.array([1.0, -1.0]), -np.ones(2), np.inf)
+
+
+@pytest.mark.parametrize("max_iter", [None, 100, 2000])
+def test_diverging_iterates_on_a_sigmoid_gram_matrix_raise_instead_of_hanging(time_limit, max_iter):
+    K, y = sigmoid_problem()
+    with pytest.warns(NotPSDWarning), pytest.raises(ValueError, match=r"^K: the dual .* unbounded"):
+        smo(K, y, -np.ones(len(y)), np.inf, max_iter=max_iter)
+
+
+@pytest.mark.parametrize("fit", ["hard_margin", "soft_margin_l2"])
+def test_svm_on_a_sigmoid_gram_matrix_raises_instead_of_hanging(time_limit, fit):
+    from kernels_ref import svm
+
+    K, y = sigmoid_problem()
+    args = (K, y) if fit == "hard_margin" else (K, y, 1e6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NotPSDWarning)
+        with pytest.raises((ValueError, NotSeparableError), match=r"^K"):
+            getattr(svm, fit)(*args, max_iter=2000)
+
+
+def test_same_sigmoid_problem_with_finite_bounds_is_bounded_and_stops(time_limit):
+    K, y = sigmoid_problem()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NotPSDWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        res = smo(K, y, -np.ones(len(y)), 1.0, max_iter=5000)
+    assert np.all(np.isfinite(res.alpha)) and np.all((res.alpha >= 0) & (res.alpha <= 1))
+    assert res.n_iter <= 5000
+
+
+@pytest.mark.parametrize("max_iter", [0, 1, 2, 7])
+def test_max_iter_is_honoured_and_reported(max_iter):
+    K = gaussian_kernel(np.random.default_rng(1).normal(size=(30, 2)))
+    y = np.where(np.arange(30) % 2 == 0, 1.0, -1.0)
+    with pytest.warns(ConvergenceWarning, match=f"max_iter={max_iter}"):
+        res = smo(K, y, -np.ones(30), 1.0, max_iter=max_iter, tol=1e-12)
+    assert res.n_iter == max_iter and not res.converged
+
+
+def test_smo_rejects_a_non_symmetric_gram_matrix():
+    K = np.array([[1.0, 0.5], [0.4, 1.0]])
+    with pytest.raises(ValueError, match=r"^K must be symmetric"):
+        smo(K, np.array([1.0, -1.0]), -np.ones(2), 1.0)
+
+
+def test_smo_warns_on_a_non_psd_gram_matrix_with_finite_bounds():
+    with pytest.warns(NotPSDWarning, match=r"^K is not positive semi-definite"):
+        smo(NOT_PSD, np.array([1.0, -1.0]), -np.ones(2), 1.0)
+
+
+@pytest.mark.parametrize("C", ["1.0", 1j, None, [1.0, "a"]])
+def test_smo_rejects_a_bound_that_is_not_a_real_number(C):
+    with pytest.raises(ValueError, match=r"^C must be"):
+        smo(np.eye(2), np.array([1.0, -1.0]), -np.ones(2), C)
+
+
+def test_working_sets_and_optimality_gap_validate_their_input():
+    y = np.array([1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match=r"^alpha contains NaN"):
+        working_sets(np.array([0.0, np.nan, 0.0]), y, 1.0)
+    with pytest.raises(ValueError, match=r"^y must contain only -1 and \+1"):
+        working_sets(np.zeros(3), np.array([1.0, 0.0, 1.0]), 1.0)
+    with pytest.raises(ValueError, match=r"^alpha must satisfy 0 <= alpha <= C"):
+        working_sets(np.array([0.0, 2.0, 0.0]), y, 1.0)
+    with pytest.raises(ValueError, match=r"^v contains NaN"):
+        optimality_gap(np.array([np.nan, 0.0]), np.ones(2, bool), np.ones(2, bool))
+    with pytest.raises(ValueError, match=r"^up must be a boolean array of shape"):
+        optimality_gap(np.zeros(2), np.ones(3, bool), np.ones(2, bool))
+    # lists and integer arrays are read as float arrays
+    up, low = working_sets([0, 1, 0], [1, -1, 1], 1)
+    assert up.tolist() == [True, True, True] and low.tolist() == [False, False, False]
+    assert optimality_gap(np.array([3, 1]), [True, False], [False, True]) == 2.0
