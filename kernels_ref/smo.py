@@ -409,15 +409,22 @@ def smo(
     for flag, name in ((two_constraints, "two_constraints"), (shrinking, "shrinking")):
         if not isinstance(flag, (bool, np.bool_)):
             raise ValueError(f"{name} must be a bool, got {flag!r}")
-    return _smo(K, y, p, C, alpha, tol, max_iter, bool(two_constraints), bool(shrinking))
+    return _smo(
+        K, y, p, C, alpha, tol=tol, max_iter=max_iter,
+        two_constraints=bool(two_constraints), shrinking=bool(shrinking),
+    )  # fmt: skip
 
 
-def _smo(K, y, p, C, alpha, tol, max_iter, two_constraints=False, shrinking=True):
-    """:func:`smo` on validated data (``alpha``: a new array, modified in place).
+def _smo(K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, shrinking=True):
+    """:func:`smo` without validation: for the learners, which validated their own input.
 
     Every round of the loop either counts iterations or ends it, so it ends within
     ``max_iter`` iterations; a non-finite state raises (see :func:`_iterate`).
     """
+    n = len(y)
+    C = np.broadcast_to(np.asarray(C, dtype=float), (n,)).copy()
+    alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
+    max_iter = max(10**6, 100 * n) if max_iter is None else max_iter
     act = _ActiveSet(K, y, p, C, alpha)
     n_iter = 0
     while True:
