@@ -16,7 +16,7 @@ PRINTED := -p no:cacheprovider --doctest-modules kernels_ref $(NBVAL) book
 HYPOTHESIS_PROFILE ?= default
 export HYPOTHESIS_PROFILE
 
-.PHONY: book test test-portable bench lint clean
+.PHONY: book test test-portable mutation bench lint clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is required, found " + sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -43,6 +43,11 @@ test-portable: $(INSTALLED)
 	OPENBLAS_CORETYPE=$$other $(ONE_THREAD) $(BIN)/python -m pytest $(PRINTED)
 	@echo "Portable pass 2: two BLAS threads"
 	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(BIN)/python -m pytest $(PRINTED)
+
+# Do the tests notice a wrong formula? Small changes to each module, sampled, against its own
+# tests (tests/mutate.py --help); prints the survivors. Minutes per module: not part of CI.
+mutation: $(INSTALLED)
+	$(ONE_THREAD) $(BIN)/python tests/mutate.py
 
 bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
