@@ -166,6 +166,28 @@ def test_shrinking_on_a_larger_problem():
     assert a.objective == pytest.approx(b.objective, rel=1e-10)
 
 
+def test_shrinking_shrinks_the_active_set_and_restores_it(monkeypatch):
+    # Most variables of an easy problem end at 0: shrinking must remove many of them, and the
+    # solve must end on all of them (restored, with a fresh gradient).
+    import kernels_ref.smo as smo_module
+
+    sizes = []
+    shrink = smo_module._ActiveSet.shrink
+
+    def recording_shrink(self, *args):
+        shrink(self, *args)
+        sizes.append(self.size)
+
+    monkeypatch.setattr(smo_module._ActiveSet, "shrink", recording_shrink)
+    K, y = random_problem(3, 1500, overlap=0.2)
+    res = smo(K, y, -np.ones(1500), 1.0, tol=1e-8, shrinking=True)
+    assert res.converged
+    assert min(sizes) < 0.5 * 1500
+    sizes.clear()
+    smo(K, y, -np.ones(1500), 1.0, tol=1e-8, shrinking=False)
+    assert sizes == []
+
+
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), nu=st.floats(0.2, 0.8))
 def test_two_constraint_variant_keeps_class_sums(seed, n, nu):
     K, y = random_problem(seed, n)
