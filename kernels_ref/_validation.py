@@ -17,10 +17,13 @@ from .exceptions import NotPSDWarning
 
 __all__ = [
     "check_array",
+    "check_bool",
     "check_gram",
     "check_in_range",
+    "check_instance",
     "check_integer",
     "check_labels",
+    "check_max_iter",
     "check_nu",
     "check_positive",
     "check_real",
@@ -309,3 +312,34 @@ def _check_real(value, name):
     if not _is_real_number(value):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     return float(value)
+
+
+def check_bool(value, name):
+    """Return ``value`` as a ``bool`` if it is one (``numpy.bool_`` too), else ``TypeError``."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be a bool (True or False), got {value!r}")
+    return bool(value)
+
+
+def check_instance(value, cls, name, origin):
+    """Return ``value`` if it is an instance of ``cls``, else ``TypeError`` naming ``name``.
+
+    ``origin`` says where such an object comes from (e.g. ``"a fit of kernels_ref.svm"``).
+    """
+    if not isinstance(value, cls):
+        raise TypeError(
+            f"{name} must be of type {cls.__name__} (from {origin}), got {type(value).__name__}"
+        )
+    return value
+
+
+def check_max_iter(value, name="max_iter", default=None):
+    """An iteration limit: an ``int >= 1``, or ``default`` when ``value`` is ``None``.
+
+    The one rule of the package for every iteration limit (``max_iter``, ``max_epochs``): a
+    limit of 0 asks for no work and is rejected; a limit that is reached before the tolerance
+    is met gives the current iterate with a :class:`~kernels_ref.exceptions.ConvergenceWarning`.
+    """
+    if value is None and default is not None:
+        return default
+    return check_integer(value, name, low=1)

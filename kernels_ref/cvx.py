@@ -65,6 +65,7 @@ import numpy as np
 from ._validation import (
     check_array,
     check_gram,
+    check_instance,
     check_labels,
     check_nu,
     check_positive,
@@ -210,6 +211,9 @@ def _check_solver(solver, solver_options):
         return dict(REFERENCE_OPTIONS) if solver == cp.CLARABEL else {}
     if not isinstance(solver_options, dict):
         raise ValueError(f"solver_options must be a dict or None, got {solver_options!r}")
+    for key in solver_options:
+        if not isinstance(key, str):
+            raise ValueError(f"solver_options keys must be option names (str), got {key!r}")
     return dict(solver_options)
 
 
@@ -254,7 +258,14 @@ def _solve(problem, solver, options, what, not_separable=False, accepted=(cp.OPT
     """Solve; return the iteration count; raise unless the status is ``optimal``."""
     with warnings.catch_warnings():  # cvxpy warns of an inaccurate solution: we raise instead
         warnings.filterwarnings("ignore", message="Solution may be inaccurate")
-        problem.solve(solver=solver, **options)
+        try:
+            problem.solve(solver=solver, **options)
+        except TypeError as exc:  # an option the solver does not know, or of the wrong type
+            named = [key for key in options if repr(key) in str(exc)] or sorted(options)
+            raise ValueError(
+                f"solver_options: the solver {solver} rejects the option(s) "
+                f"{', '.join(map(repr, named))} ({exc})"
+            ) from None
     status = problem.status
     if status in accepted:
         return int(problem.solver_stats.num_iters or 0)
@@ -463,6 +474,7 @@ def primal_decision_function(primal, K_test=None, *, Phi_test=None):
     >>> np.round(primal_decision_function(p, np.array([[0.5], [2.0]]) @ X.T), 6) + 0.0
     array([0.5, 2. ])
     """
+    primal = check_instance(primal, PrimalResult, "primal", "a *_primal function of this module")
     if primal.beta is not None:
         if K_test is None:
             raise ValueError("K_test is required: this primal was solved in the kernel expansion")

@@ -13,6 +13,7 @@ points :math:`t_a` and ``n`` training points :math:`x_i`; ``diag_test[a] = k(t_a
 
 import itertools
 import math
+import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -583,8 +584,10 @@ def kernel_kmeans(K, n_clusters, n_init=10, max_iter=100, rng=None, init=None):
     if init is not None:
         starts = [_check_cluster_labels(init, n, n_clusters, "init")]
     else:
-        if not (rng is None or isinstance(rng, np.random.Generator | int | np.integer)):
-            raise ValueError(f"rng must be None, an integer seed or a Generator, got {rng!r}")
+        if not (rng is None or isinstance(rng, np.random.Generator)):
+            if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
+                raise ValueError(f"rng must be None, an integer seed or a Generator, got {rng!r}")
+            rng = check_integer(rng, "rng", low=0)  # numpy's seeds are >= 0
         gen = np.random.default_rng(0 if rng is None else rng)
         starts = [_initial_labels(K, diag, n_clusters, gen) for _ in range(n_init)]
     best = None

@@ -25,7 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._linalg import sign_convention
-from ._validation import check_array, check_gram, check_integer, check_real, check_test_gram
+from ._validation import (
+    check_array,
+    check_gram,
+    check_instance,
+    check_integer,
+    check_real,
+    check_test_gram,
+)
 from .exceptions import NotPSDWarning
 from .feature_space import center_gram, center_test_gram
 
@@ -284,8 +291,7 @@ def transform(result, K_test, K_train):
     >>> transform(res, linear_kernel([[1.0, -3.0]], X), linear_kernel(X)).round(6)
     array([[1., 3.]])
     """
-    if not isinstance(result, KernelPCAResult):
-        raise ValueError(f"result must be a KernelPCAResult, got {type(result).__name__}")
+    result = check_instance(result, KernelPCAResult, "result", "kernel_pca")
     n = result.alphas.shape[0]
     K_train = check_gram(K_train, "K_train", psd=False)
     if K_train.shape[0] != n:

@@ -29,14 +29,17 @@ import numpy as np
 
 from ._validation import (
     check_array,
+    check_bool,
     check_gram,
+    check_instance,
     check_integer,
+    check_max_iter,
     check_positive,
     check_real,
     check_same_n,
     check_test_gram,
 )
-from .smo import TiledGram, smo
+from .smo import TiledGram, _smo
 from .svm import TOL
 
 __all__ = [
@@ -730,7 +733,7 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
         Half-width of the tube; :math:`\varepsilon = 0` is least absolute deviations.
     tol : float > 0
         Stopping tolerance :math:`m(\alpha) - M(\alpha)` of SMO, in the units of :math:`y`.
-    max_iter : int, optional
+    max_iter : int >= 1, optional
         SMO iteration limit (default :math:`\max(10^6, 200n)`); reaching it warns
         (:class:`~kernels_ref.exceptions.ConvergenceWarning`).
     shrinking : bool
@@ -764,9 +767,11 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     epsilon = check_real(epsilon, "epsilon", low=0.0)
     tol = check_positive(tol, "tol")
     n = len(y)
+    max_iter = check_max_iter(max_iter, default=max(10**6, 200 * n))
+    shrinking = check_bool(shrinking, "shrinking")
     z = np.concatenate([np.ones(n), -np.ones(n)])
     p = np.concatenate([epsilon - y, epsilon + y])
-    res = smo(TiledGram(K), z, p, C, tol=tol, max_iter=max_iter, shrinking=shrinking)
+    res = _smo(TiledGram(K), z, p, C, tol=tol, max_iter=max_iter, shrinking=shrinking)
     # alpha_i alpha_i^* = 0 at every solution when epsilon > 0; subtracting the common part
     # keeps alpha - alpha^* (so f) and z^T a, and lowers the objective by 2 epsilon * common.
     common = np.minimum(res.alpha[:n], res.alpha[n:])
@@ -855,5 +860,6 @@ def svr_predict(result, K_test):
     >>> np.round(svr_predict(res, np.array([[0.0], [3.0]]) @ X.T), 6) + 0.0
     array([0. , 1.5])
     """
+    result = check_instance(result, SVRResult, "result", "svr or kernels_ref.cvx.svr_dual")
     K_test = check_test_gram(K_test, len(result.coef))
     return K_test @ result.coef + result.b

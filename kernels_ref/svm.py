@@ -18,16 +18,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import (
+    _real_array,
     check_array,
+    check_bool,
     check_gram,
+    check_instance,
     check_integer,
     check_labels,
+    check_max_iter,
     check_nu,
     check_positive,
+    check_real,
     check_test_gram,
 )
 from .exceptions import ConvergenceWarning, NotSeparableError
-from .smo import AugmentedGram, smo
+from .smo import AugmentedGram, _smo
 
 __all__ = [
     "SVMResult",
@@ -94,27 +99,40 @@ class SVMResult:
 # --- input checks ------------------------------------------------------------------------
 
 
-def _check_square(K, name="K"):
-    K = check_array(K, name, ndim=2)
-    if K.shape[0] != K.shape[1]:
-        raise ValueError(f"{name} must be square, got shape {K.shape}")
-    return K
-
-
 def _check_fit(K, y):
     K = check_gram(K)
     return K, check_labels(y, n=K.shape[0])
 
 
+def _check_result(result):
+    return check_instance(result, SVMResult, "result", "a fit of kernels_ref.svm or cvx")
+
+
+def _check_gram_of(result, K):
+    """``K`` checked as the training Gram matrix of ``result`` (its size)."""
+    K = check_gram(K)
+    if len(K) != len(result.alpha):
+        raise ValueError(
+            f"K must be the {len(result.alpha)} x {len(result.alpha)} training Gram matrix of "
+            f"result, got shape {K.shape}"
+        )
+    return K
+
+
 def _check_bounds(C, n):
     """Upper bounds C_i > 0 (+inf allowed) as an array of n floats."""
-    try:
-        C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
-    except (TypeError, ValueError):
-        raise ValueError(f"C must be a positive number or an array of {n} of them") from None
+    if np.ndim(C) == 0:
+        return np.full(n, check_positive(C, "C", allow_inf=True))
+    C = _real_array(C, "C")
+    if C.shape != (n,):
+        raise ValueError(f"C must be a positive number or an array of {n} of them, got {C.shape}")
     if np.any(np.isnan(C)) or np.any(C <= 0):
-        raise ValueError("C must be positive (+inf allowed)")
+        raise ValueError("C must be positive (+inf allowed), got NaN or a value <= 0")
     return C
+
+
+def _check_max_iter(max_iter, n):
+    return check_max_iter(max_iter, default=max(10**6, 100 * n))
 
 
 def _check_tol(tol):
@@ -193,12 +211,19 @@ def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=Non
     delta : float
         Right-hand side :math:`\Delta` of the equality constraint.
     bias : bool
-    nu : float, optional
-    atol : float, optional
+    nu : float in (0, 1], optional
+        Must not exceed :math:`2\min(n_+, n_-)/n` (as in :func:`nu_svm`).
+    atol : float >= 0, optional
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        For a non-symmetric ``K``, bad labels, ``C <= 0``, ``nu`` outside (0, 1] or infeasible,
+        a non-finite ``delta``, ``atol < 0``.
 
     Examples
     --------
@@ -209,16 +234,19 @@ def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=Non
     >>> kkt_violation([0.5, 0.5], K, y)  # feasible, not optimal: m - M = 0.5 - (-0.5)
     1.0
     """
-    K = _check_square(K)
+    K = check_gram(K)
     n = K.shape[0]
     alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
     y = check_labels(y, n=n)
     C = _check_bounds(C, n)
+    nu = None if nu is None else check_nu(nu, y)
+    delta = check_real(delta, "delta")
+    bias = check_bool(bias, "bias")
     if p is None:
         p = np.zeros(n) if nu is not None else -np.ones(n)
     p = check_array(p, "p", ndim=1, n_rows=n)
     v = -y * (y * (K @ (y * alpha)) + p)
-    atol = _bound_tol(alpha) if atol is None else atol
+    atol = _bound_tol(alpha) if atol is None else check_real(atol, "atol", low=0.0)
     return _violation(alpha, v, y, C, atol, bias=bias, delta=delta, nu=nu)
 
 
@@ -278,7 +306,7 @@ def intercept_free_sv(alpha, K, y, C=np.inf):
     >>> intercept_free_sv([0.0, 0.5, 0.5], X @ X.T, y)  # w = 1, margin line at x = 1 and 3
     -2.0
     """
-    K = _check_square(K)
+    K = check_gram(K)
     n = K.shape[0]
     alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
     y = check_labels(y, n=n)
@@ -308,7 +336,7 @@ def intercept_max_min(alpha, K, y):
     >>> intercept_max_min([0.0, 0.5, 0.5], X @ X.T, y)
     -2.0
     """
-    K = _check_square(K)
+    K = check_gram(K)
     n = K.shape[0]
     alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
     y = check_labels(y, n=n)
@@ -342,6 +370,7 @@ def decision_function(result, K_test):
     >>> np.round(decision_function(res, np.array([[1.0]]) @ X.T), 6)
     array([0.])
     """
+    result = _check_result(result)
     K_test = check_test_gram(K_test, len(result.alpha))
     return K_test @ (result.alpha * result.y) + result.b
 
@@ -372,7 +401,8 @@ def margin(result, K):
     >>> margin(hard_margin(X @ X.T, [-1.0, 1.0]), X @ X.T)
     1.0
     """
-    K = check_array(K, "K", ndim=2, n_rows=len(result.alpha), n_cols=len(result.alpha))
+    result = _check_result(result)
+    K = _check_gram_of(result, K)
     u = result.alpha * result.y
     w2 = float(u @ K @ u)
     return math.inf if w2 <= 0 else 1.0 / math.sqrt(w2)
@@ -400,6 +430,7 @@ def primal_w(result, Phi):
     >>> primal_w(hard_margin(X @ X.T, [-1.0, 1.0]), X)
     array([1., 0.])
     """
+    result = _check_result(result)
     Phi = check_array(Phi, "Phi", ndim=2, n_rows=len(result.alpha))
     return Phi.T @ (result.alpha * result.y)
 
@@ -460,6 +491,7 @@ def c_from_nu(result):
     >>> round(c_from_nu(res), 6)
     0.625
     """
+    result = _check_result(result)
     if result.rho is None:
         raise ValueError("result must come from nu_svm (rho is None)")
     if not result.rho > 0:
@@ -489,7 +521,7 @@ def nu_to_c_svm(result, K):
     SVMResult
     """
     C = c_from_nu(result)
-    K = check_array(K, "K", ndim=2, n_rows=len(result.alpha), n_cols=len(result.alpha))
+    K = _check_gram_of(result, K)
     alpha = result.alpha / result.rho
     y = result.y
     v = y - K @ (alpha * y)
@@ -574,7 +606,7 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
         Stopping tolerance :math:`m(\alpha) - M(\alpha)`, in units of :math:`y_i f(x_i)`
         (raised to the round-off level :math:`10^3\epsilon_{\text{mach}} \sum_i\alpha_i
         \max_i K_{ii}` of the gradient when that is larger).
-    max_iter : int, optional
+    max_iter : int >= 1, optional
         Default :math:`\max(10^6, 100n)`.
     min_margin : float, optional
         Margins below it count as "not separable" (they cannot be resolved in floating point:
@@ -604,7 +636,7 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
     K, y = _check_fit(K, y)
     tol = _check_tol(tol)
     n = len(y)
-    max_iter = max(10**6, 100 * n) if max_iter is None else check_integer(max_iter, "max_iter", 0)
+    max_iter = _check_max_iter(max_iter, n)
     r = _spread(K)
     min_margin = 1e-4 * r if min_margin is None else check_positive(min_margin, "min_margin")
     kmax = float(np.max(np.abs(K.diagonal())))
@@ -613,7 +645,7 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
         tol_run = max(tol, 1e3 * np.finfo(float).eps * float(alpha.sum()) * kmax)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            res = smo(
+            res = _smo(
                 K,
                 y,
                 -np.ones(n),
@@ -626,7 +658,8 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
         if res.converged:
             break
         s = float(alpha.sum())
-        bound = math.sqrt(max(0.0, float(alpha @ (res.grad + 1.0)))) / s  # ||w|| / sum(alpha)
+        # ||w|| / sum(alpha); no bound while alpha = 0 (before SMO's first step)
+        bound = math.sqrt(max(0.0, float(alpha @ (res.grad + 1.0)))) / s if s > 0 else math.inf
         if bound <= min_margin:
             raise NotSeparableError(
                 "K, y: the classes are not separable in feature space: after "
@@ -668,7 +701,7 @@ def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True):
     C : float > 0
     tol : float
         Stopping tolerance :math:`m(\alpha) - M(\alpha)` (units of :math:`y_i f(x_i)`).
-    max_iter : int, optional
+    max_iter : int >= 1, optional
     shrinking : bool
 
     Returns
@@ -688,7 +721,9 @@ def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True):
     K, y = _check_fit(K, y)
     C = check_positive(C, "C")
     tol = _check_tol(tol)
-    res = smo(K, y, -np.ones(len(y)), C, tol=tol, max_iter=max_iter, shrinking=shrinking)
+    max_iter = _check_max_iter(max_iter, len(y))
+    shrinking = check_bool(shrinking, "shrinking")
+    res = _smo(K, y, -np.ones(len(y)), C, tol=tol, max_iter=max_iter, shrinking=shrinking)
     Cv = np.full(len(y), C)
     return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, res.n_iter, res.converged)
 
@@ -715,7 +750,7 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     y : array_like, shape (n,)
     C : float > 0
     tol : float
-    max_iter : int, optional
+    max_iter : int >= 1, optional
 
     Returns
     -------
@@ -732,9 +767,10 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     C = check_positive(C, "C")
     tol = _check_tol(tol)
     n = len(y)
+    max_iter = _check_max_iter(max_iter, n)
     K2 = K.copy()
     K2.flat[:: n + 1] += 1.0 / C
-    res = smo(K2, y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
+    res = _smo(K2, y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
     return _result(
         res.alpha, y, np.full(n, np.inf), -y * res.grad, -res.objective, res.n_iter, res.converged
     )
@@ -775,7 +811,7 @@ def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     y : array_like, shape (n,)
     lam : float > 0
     tol : float
-    max_iter : int, optional
+    max_iter : int >= 1, optional
 
     Returns
     -------
@@ -795,11 +831,12 @@ def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     lam = check_positive(lam, "lam")
     tol = _check_tol(tol)
     n = len(y)
+    max_iter = _check_max_iter(max_iter, n + 2)
     C = 1.0 / (2.0 * lam * n)
     y_aug = np.concatenate([y, [1.0, -1.0]])
     p_aug = np.concatenate([-np.ones(n), [0.0, 0.0]])
     C_aug = np.concatenate([np.full(n, C), [np.inf, np.inf]])
-    res = smo(AugmentedGram(K), y_aug, p_aug, C_aug, tol=tol, max_iter=max_iter)
+    res = _smo(AugmentedGram(K), y_aug, p_aug, C_aug, tol=tol, max_iter=max_iter)
     alpha = res.alpha[:n].copy()
     v = -y * res.grad[:n]
     return _result(
@@ -838,7 +875,7 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
     tol : float
         Tolerance of the scaled problem (units of :math:`y_if(x_i)/\rho`-like quantities
         times :math:`n`); the reported ``kkt_violation`` is in the unscaled units.
-    max_iter : int, optional
+    max_iter : int >= 1, optional
 
     Returns
     -------
@@ -864,6 +901,7 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
     nu = check_nu(nu, y)
     tol = _check_tol(tol)
     n = len(y)
+    max_iter = _check_max_iter(max_iter, n)
     pos = y > 0
     alpha0 = np.zeros(n)
     for cls in (pos, ~pos):  # LIBSVM's starting point: fill each class up to nu n / 2
@@ -871,7 +909,7 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
         for t in np.flatnonzero(cls):
             alpha0[t] = min(1.0, left)
             left -= alpha0[t]
-    res = smo(K, y, np.zeros(n), 1.0, alpha0, tol=tol, max_iter=max_iter, two_constraints=True)
+    res = _smo(K, y, np.zeros(n), 1.0, alpha0, tol=tol, max_iter=max_iter, two_constraints=True)
     alpha = res.alpha / n
     G = res.grad / n  # G_t = y_t f_0(x_t)
     atol = _bound_tol(alpha)

@@ -626,3 +626,24 @@ def test_solve_reference_accepts_optimal_inaccurate_only_when_asked(recwarn):
 def test_solve_reference_rejects_what_is_not_a_problem():
     with pytest.raises(TypeError, match=r"problem must be a cvxpy\.Problem"):
         cvx.solve_reference("min x")
+
+
+@pytest.mark.parametrize(("solve", "args"), ALL, ids=ids)
+def test_an_unknown_solver_option_names_solver_options_and_the_key(solve, args):
+    with pytest.raises(ValueError, match=r"^solver_options: .*'no_such_option'"):
+        solve(K4, Y4, *args, solver_options={"no_such_option": 1})
+
+
+def test_a_solver_option_of_the_wrong_type_or_name_type_is_a_value_error():
+    with pytest.raises(ValueError, match=r"^solver_options: .*'max_iter'"):
+        cvx.hard_margin_dual(K4, Y4, solver_options={"max_iter": "many"})
+    with pytest.raises(ValueError, match=r"^solver_options keys must be option names"):
+        cvx.hard_margin_dual(K4, Y4, solver_options={3: 1})
+    with pytest.raises(ValueError, match=r"^solver_options: .*'bogus'"):
+        cvx.hard_margin_dual(K4, Y4, solver=cp.SCS, solver_options={"bogus": 1})
+
+
+@pytest.mark.parametrize("primal", [None, np.ones(4), "p"])
+def test_primal_decision_function_rejects_what_is_not_a_primal_result(primal):
+    with pytest.raises(TypeError, match=r"^primal must be of type PrimalResult"):
+        cvx.primal_decision_function(primal, K4)

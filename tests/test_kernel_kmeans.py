@@ -381,3 +381,22 @@ def test_result_is_a_frozen_dataclass():
     assert isinstance(res, KernelKMeansResult)
     with pytest.raises(AttributeError):
         res.objective = 0.0
+
+
+@pytest.mark.parametrize("rng", [-1, np.int64(-5)])
+def test_a_negative_seed_is_rejected_naming_rng(rng):
+    K = np.eye(4)
+    with pytest.raises(ValueError, match=r"^rng must lie in \[0, inf\]"):
+        kernel_kmeans(K, 2, rng=rng)
+
+
+@pytest.mark.parametrize("rng", ["0", 1.5, True, [1, 2]])
+def test_a_seed_of_the_wrong_type_is_rejected_naming_rng(rng):
+    with pytest.raises(ValueError, match=r"^rng must be None, an integer seed or a Generator"):
+        kernel_kmeans(np.eye(4), 2, rng=rng)
+
+
+@pytest.mark.parametrize("max_iter", [0, -1, 1.0])
+def test_kernel_kmeans_rejects_an_iteration_limit_below_one(max_iter):
+    with pytest.raises(ValueError, match=r"^max_iter must"):
+        kernel_kmeans(np.eye(4), 2, max_iter=max_iter)

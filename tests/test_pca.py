@@ -301,7 +301,7 @@ def test_transform_rejects_bad_input():
     K = gaussian_kernel(X)
     res = kernel_pca(K)
     K_test = gaussian_kernel(X[:2] + 0.1, X)
-    with pytest.raises(ValueError, match=r"^result"):
+    with pytest.raises(TypeError, match=r"^result must be of type KernelPCAResult .*got ndarray"):
         transform(res.alphas, K_test, K)
     with pytest.raises(ValueError, match=r"^K_test"):
         transform(res, K_test[:, :5], K)

@@ -568,3 +568,140 @@ def test_result_is_frozen():
     res = soft_margin_l1(K3, Y3, C=1.0)
     with pytest.raises(AttributeError):
         res.b = 1.0
+
+
+# --- the bad-input contract of the evaluation functions -----------------------------------
+
+ASYMMETRIC = np.array([[2.0, 0.5, 0.0], [0.4, 2.0, 0.0], [0.0, 0.0, 2.0]])
+
+
+def test_functions_of_a_gram_matrix_reject_a_non_symmetric_one():
+    res = soft_margin_l1(K3, Y3, C=1.0)
+    alpha = np.array([0.5, 0.5, 0.0])
+    nu_res = nu_svm(K3, Y3, nu=0.5)
+    calls = [
+        lambda: margin(res, ASYMMETRIC),
+        lambda: kkt_violation(alpha, ASYMMETRIC, Y3),
+        lambda: intercept_free_sv(alpha, ASYMMETRIC, Y3),
+        lambda: intercept_max_min(alpha, ASYMMETRIC, Y3),
+        lambda: nu_to_c_svm(nu_res, ASYMMETRIC),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"^K must be symmetric"):
+            call()
+
+
+def test_kkt_violation_of_a_wrong_alpha_is_not_hidden_by_an_asymmetric_k():
+    # The example: with K replaced by a non-symmetric matrix, kkt_violation certified a
+    # wrong alpha. Now the matrix is refused; with the right K the violation is large.
+    X = np.array([[0.0], [1.0], [3.0]])
+    K = X @ X.T
+    y = np.array([-1.0, -1.0, 1.0])
+    wrong = np.array([0.5, 0.0, 0.5])  # feasible (y.alpha = 0), not optimal
+    # v = -y * grad = y - f0 with f0 = K (alpha * y) = x * (-0 + 1.5) = (0, 1.5, 4.5)... :
+    # v = (-1 - 0, -1 - 1.5, 1 - 4.5) = (-1, -2.5, -3.5); I_up = {0 (alpha > 0, y < 0), 2
+    # (y > 0, alpha < C)}, I_low = {0, 1 (y < 0, alpha < C), 2 (y > 0, alpha > 0)}:
+    # m = max(-1, -3.5) = -1, M = min(-1, -2.5, -3.5) = -3.5, m - M = 2.5.
+    assert kkt_violation(wrong, K, y) == pytest.approx(2.5, abs=1e-12)
+    K_bad = K.copy()
+    K_bad[2, 0] += 1.0
+    with pytest.raises(ValueError, match=r"^K must be symmetric"):
+        kkt_violation(wrong, K_bad, y)
+
+
+@pytest.mark.parametrize("nu", [1.5, 0.0, -0.25, np.nan, np.inf, "0.5", True])
+def test_kkt_violation_rejects_a_bad_nu(nu):
+    with pytest.raises(ValueError, match=r"^nu "):
+        kkt_violation(np.full(3, 0.1), K3, Y3, C=1 / 3, nu=nu)
+
+
+def test_kkt_violation_rejects_an_infeasible_nu():
+    # n+ = 2, n- = 1: nu <= 2/3
+    with pytest.raises(ValueError, match=r"^nu = 0.9 is infeasible"):
+        kkt_violation(np.full(3, 0.1), K3, Y3, C=1 / 3, nu=0.9)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "arg", "exc"),
+    [
+        ({"delta": np.nan}, "delta", ValueError),
+        ({"delta": np.inf}, "delta", ValueError),
+        ({"delta": "0"}, "delta", ValueError),
+        ({"atol": -1.0}, "atol", ValueError),
+        ({"atol": np.nan}, "atol", ValueError),
+        ({"atol": "1e-9"}, "atol", ValueError),
+        ({"bias": "yes"}, "bias", TypeError),
+        ({"bias": 1}, "bias", TypeError),
+        ({"C": "1"}, "C", ValueError),
+        ({"C": 1j}, "C", ValueError),
+        ({"C": np.array(["1", "1", "1"])}, "C", ValueError),
+        ({"C": np.ones((3, 1))}, "C", ValueError),
+        ({"p": np.ones(2)}, "p", ValueError),
+    ],
+)
+def test_kkt_violation_rejects_bad_parameters(kwargs, arg, exc):
+    with pytest.raises(exc, match=rf"^{arg} "):
+        kkt_violation(np.full(3, 0.1), K3, Y3, **kwargs)
+
+
+@pytest.mark.parametrize("C", ["1", 1j, True, np.nan, 0.0])
+def test_intercept_free_sv_rejects_a_bad_c(C):
+    with pytest.raises(ValueError, match=r"^C "):
+        intercept_free_sv(np.full(3, 0.1), K3, Y3, C=C)
+
+
+def test_kkt_violation_accepts_c_inf_and_per_sample_bounds():
+    alpha = np.array([1.0, 1.0])
+    K = np.eye(2)
+    y = np.array([1.0, -1.0])
+    assert kkt_violation(alpha, K, y, C=np.inf) == 0.0
+    assert kkt_violation(alpha, K, y, C=[2.0, np.inf]) == 0.0
+    assert kkt_violation(alpha, K, y, C=np.array(2)) == 0.0
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda res: decision_function(None, K3),
+        lambda res: decision_function(res.alpha, K3),
+        lambda res: margin(None, K3),
+        lambda res: margin({"alpha": res.alpha}, K3),
+        lambda res: primal_w(None, np.ones((3, 2))),
+        lambda res: c_from_nu(None),
+        lambda res: nu_to_c_svm(res.alpha, K3),
+    ],
+)
+def test_a_wrong_result_type_is_a_type_error_naming_result(call):
+    res = nu_svm(K3, Y3, nu=0.5)
+    with pytest.raises(
+        TypeError, match=r"^result must be of type SVMResult .*, got (NoneType|ndarray|dict)"
+    ):
+        call(res)
+
+
+@pytest.mark.parametrize("name", sorted(FITS))
+def test_an_iteration_limit_of_zero_is_rejected(name):
+    with pytest.raises(ValueError, match=r"^max_iter must lie in \[1, inf\], got 0"):
+        FITS[name](K3, Y3, max_iter=0)
+
+
+@pytest.mark.parametrize("name", sorted(FITS))
+@pytest.mark.parametrize("max_iter", ["10", 2.0, True, -1])
+def test_a_bad_iteration_limit_is_rejected(name, max_iter):
+    with pytest.raises(ValueError, match=r"^max_iter must"):
+        FITS[name](K3, Y3, max_iter=max_iter)
+
+
+def test_hard_margin_with_one_iteration_warns_instead_of_dividing_by_zero():
+    # max_iter = 0 raised ZeroDivisionError in the non-separability bound ||w|| / sum(alpha)
+    # with alpha = 0; the limit is now >= 1, and one SMO step gives alpha != 0.
+    X, y = separable(0, 30)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        res = hard_margin(linear_kernel(X), y, max_iter=1)
+    assert res.n_iter == 1 and not res.converged and res.alpha.sum() > 0
+
+
+@pytest.mark.parametrize("shrinking", ["no", 0, None])
+def test_soft_margin_l1_rejects_a_non_bool_shrinking(shrinking):
+    with pytest.raises(TypeError, match=r"^shrinking must be a bool"):
+        soft_margin_l1(K3, Y3, 1.0, shrinking=shrinking)

@@ -389,3 +389,30 @@ def test_inputs_are_not_modified():
     np.testing.assert_array_equal(K, K_copy)
     np.testing.assert_array_equal(y, y_copy)
     np.testing.assert_array_equal(K_test, K_test_copy)
+
+
+@pytest.mark.parametrize("max_iter", [0, -1, 2.5, "10"])
+def test_svr_rejects_an_iteration_limit_below_one(max_iter):
+    with pytest.raises(ValueError, match=r"^max_iter must"):
+        svr(K2, Y2, 1.0, 0.1, max_iter=max_iter)
+
+
+def test_svr_with_one_iteration_warns():
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        res = svr(
+            gaussian_kernel(np.linspace(0, 1, 8)[:, None]), np.arange(8.0), 10.0, 0.0, max_iter=1
+        )
+    assert res.n_iter == 1 and not res.converged
+
+
+def test_svr_rejects_a_non_bool_shrinking():
+    with pytest.raises(TypeError, match=r"^shrinking must be a bool"):
+        svr(K2, Y2, 1.0, 0.1, shrinking="yes")
+
+
+@pytest.mark.parametrize("result", [None, np.ones(2), {"coef": np.ones(2), "b": 0.0}])
+def test_svr_predict_rejects_what_is_not_an_svr_result(result):
+    with pytest.raises(
+        TypeError, match=r"^result must be of type SVRResult .*got (NoneType|ndarray|dict)"
+    ):
+        svr_predict(result, K2)

@@ -291,3 +291,23 @@ def test_an_asymmetric_entry_in_a_far_off_diagonal_tile_is_detected():
         K[i, j] += 1e-3
         with pytest.raises(ValueError, match=r"^K must be symmetric"):
             v.check_gram(K)
+
+
+def test_check_bool_accepts_only_booleans():
+    assert v.check_bool(np.bool_(True), "flag") is True
+    for value in (1, 0, "yes", None, np.array([True])):
+        with pytest.raises(TypeError, match=r"^flag must be a bool"):
+            v.check_bool(value, "flag")
+
+
+def test_check_instance_names_the_argument_the_type_and_the_origin():
+    with pytest.raises(TypeError, match=r"^res must be of type dict \(from a fit\), got NoneType"):
+        v.check_instance(None, dict, "res", "a fit")
+    assert v.check_instance({}, dict, "res", "a fit") == {}
+
+
+@pytest.mark.parametrize("value", [0, -1, 1.0, "5", True, None])
+def test_check_max_iter_is_an_integer_of_at_least_one(value):
+    with pytest.raises(ValueError, match=r"^max_iter must"):
+        v.check_max_iter(value)
+    assert v.check_max_iter(None, default=7) == 7 and v.check_max_iter(1) == 1
