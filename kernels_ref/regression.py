@@ -30,12 +30,12 @@ import numpy as np
 from ._validation import (
     check_array,
     check_bool,
+    check_epsilon,
     check_gram,
     check_instance,
     check_integer,
     check_max_iter,
     check_positive,
-    check_real,
     check_same_n,
     check_test_gram,
 )
@@ -747,7 +747,8 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     ------
     ValueError
         For a ``K`` that is not square, symmetric and finite, a ``y`` of another length or
-        with NaN/inf, :math:`C \le 0` or :math:`\varepsilon < 0`.
+        with NaN/inf, :math:`C \le 0` or :math:`\varepsilon < 0` (or NaN, infinite;
+        :math:`\varepsilon = 0` is valid).
 
     Examples
     --------
@@ -764,7 +765,7 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     y = check_array(y, "y", ndim=1)
     check_same_n(K, y, "K", "y")
     C = check_positive(C, "C")
-    epsilon = check_real(epsilon, "epsilon", low=0.0)
+    epsilon = check_epsilon(epsilon)
     tol = check_positive(tol, "tol")
     n = len(y)
     max_iter = check_max_iter(max_iter, default=max(10**6, 200 * n))

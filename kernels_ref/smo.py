@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_array, check_gram, check_integer, check_positive
+from ._validation import check_array, check_bool, check_gram, check_max_iter, check_positive
 from .exceptions import ConvergenceWarning
 
 __all__ = ["AugmentedGram", "SMOResult", "TiledGram", "optimality_gap", "smo", "working_sets"]
@@ -405,10 +405,9 @@ def smo(
     K, y, p, C, alpha = _check_problem(K, y, p, C, alpha0)
     tol = check_positive(tol, "tol")
     n = K.shape[0]
-    max_iter = max(10**6, 100 * n) if max_iter is None else check_integer(max_iter, "max_iter", 0)
-    for flag, name in ((two_constraints, "two_constraints"), (shrinking, "shrinking")):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise ValueError(f"{name} must be a bool, got {flag!r}")
+    max_iter = check_max_iter(max_iter, default=max(10**6, 100 * n))
+    two_constraints = check_bool(two_constraints, "two_constraints")
+    shrinking = check_bool(shrinking, "shrinking")
     return _smo(
         K, y, p, C, alpha, tol=tol, max_iter=max_iter,
         two_constraints=bool(two_constraints), shrinking=bool(shrinking),

@@ -349,7 +349,12 @@ GOOD_P = -np.ones(3)
         ({"tol": np.inf}, "tol"),
         ({"max_iter": -1}, "max_iter"),
         ({"max_iter": 2.5}, "max_iter"),
+        ({"max_iter": 0}, "max_iter"),
         ({"two_constraints": 1}, "two_constraints"),
+        ({"shrinking": "yes"}, "shrinking"),
+        ({"C": "1.0"}, "C"),
+        ({"y": np.array(["1", "-1", "1"])}, "y"),
+        ({"K": GOOD_K + 1j}, "K"),
     ],
 )
 def test_bad_input_names_the_argument(kwargs, name):
@@ -357,7 +362,7 @@ def test_bad_input_names_the_argument(kwargs, name):
     args.update(kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        with pytest.raises(ValueError, match=name):
+        with pytest.raises((ValueError, TypeError), match=f"^{name}"):
             smo(**args)
 
 
@@ -424,7 +429,12 @@ def test_same_sigmoid_problem_with_finite_bounds_is_bounded_and_stops(time_limit
     assert res.n_iter <= 5000
 
 
-@pytest.mark.parametrize("max_iter", [0, 1, 2, 7])
+def test_max_iter_zero_is_refused():
+    with pytest.raises(ValueError, match=r"^max_iter must lie in \[1, inf\], got 0"):
+        smo(np.eye(2), np.array([1.0, -1.0]), -np.ones(2), 1.0, max_iter=0)
+
+
+@pytest.mark.parametrize("max_iter", [1, 2, 7])
 def test_max_iter_is_honoured_and_reported(max_iter):
     K = gaussian_kernel(np.random.default_rng(1).normal(size=(30, 2)))
     y = np.where(np.arange(30) % 2 == 0, 1.0, -1.0)
