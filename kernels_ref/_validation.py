@@ -18,6 +18,7 @@ from .exceptions import NotPSDWarning
 __all__ = [
     "check_array",
     "check_bool",
+    "check_epsilon",
     "check_gram",
     "check_in_range",
     "check_instance",
@@ -312,6 +313,15 @@ def _check_real(value, name):
     if not _is_real_number(value):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     return float(value)
+
+
+def check_epsilon(epsilon, name="epsilon"):
+    """The half-width of an epsilon-tube: a finite float >= 0 (0 is least absolute deviations).
+
+    The one rule of the package for :math:`\\varepsilon` (``regression.svr``, ``cvx.svr_*``,
+    ``losses.epsilon_insensitive_loss``): negative, NaN or infinite values raise.
+    """
+    return check_real(epsilon, name, low=0.0)
 
 
 def check_bool(value, name):

@@ -64,12 +64,12 @@ import numpy as np
 
 from ._validation import (
     check_array,
+    check_epsilon,
     check_gram,
     check_instance,
     check_labels,
     check_nu,
     check_positive,
-    check_real,
     check_test_gram,
 )
 from .exceptions import NotSeparableError
@@ -1084,7 +1084,7 @@ def nu_svm_dual(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
 
 
 def _check_svr(C, epsilon):
-    return check_positive(C, "C"), check_real(epsilon, "epsilon", low=0.0)
+    return check_positive(C, "C"), check_epsilon(epsilon)
 
 
 def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
@@ -1109,6 +1109,7 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
         Real targets.
     C : float > 0
     epsilon : float >= 0
+        Half-width of the tube; :math:`\varepsilon = 0` is least absolute deviations.
     Phi : array_like, shape (n, D), optional
     solver : str or None
     solver_options : dict, optional
@@ -1118,6 +1119,11 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
     PrimalResult
         ``dual`` is an :class:`~kernels_ref.regression.SVRResult` whose ``alpha`` and
         ``alpha_star`` are the multipliers of the two tube constraints.
+
+    Raises
+    ------
+    ValueError
+        For bad data, :math:`C \le 0` or :math:`\varepsilon < 0` (or NaN, infinite).
 
     Examples
     --------
@@ -1171,6 +1177,7 @@ def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=N
     y : array_like, shape (n,)
     C : float > 0
     epsilon : float >= 0
+        Half-width of the tube; :math:`\varepsilon = 0` is least absolute deviations.
     Phi : array_like, shape (n, D), optional
     solver : str or None
     solver_options : dict, optional
@@ -1178,6 +1185,11 @@ def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=N
     Returns
     -------
     SVRResult
+
+    Raises
+    ------
+    ValueError
+        For bad data, :math:`C \le 0` or :math:`\varepsilon < 0` (or NaN, infinite).
 
     Examples
     --------

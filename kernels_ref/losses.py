@@ -15,7 +15,7 @@ Learning*, Table 12.1 and Figures 12.4 and 12.6.
 
 import numpy as np
 
-from ._validation import check_array, check_positive, check_real
+from ._validation import check_array, check_epsilon, check_positive
 
 __all__ = [
     "epsilon_insensitive_loss",
@@ -225,7 +225,8 @@ def epsilon_insensitive_loss(r, epsilon):
     r : float or array_like
         Residuals :math:`y - f(x)`.
     epsilon : float >= 0
-        Half-width of the tube in which residuals cost nothing.
+        Half-width of the tube in which residuals cost nothing; :math:`\varepsilon = 0` gives
+        the absolute loss :math:`|r|` (least absolute deviations).
 
     Returns
     -------
@@ -234,7 +235,7 @@ def epsilon_insensitive_loss(r, epsilon):
     Raises
     ------
     ValueError
-        If ``epsilon`` is not a positive finite number.
+        If ``epsilon`` is negative, NaN or infinite (``epsilon = 0`` is valid).
 
     Examples
     --------
@@ -242,7 +243,7 @@ def epsilon_insensitive_loss(r, epsilon):
     array([1.5, 0. , 1. ])
     """
     r = _values(r, "r")
-    epsilon = check_real(epsilon, "epsilon", low=0.0)
+    epsilon = check_epsilon(epsilon)
     return _out(np.maximum(0.0, np.abs(r) - epsilon))
 
 

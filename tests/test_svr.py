@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from kernels_ref import cvx
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
+from kernels_ref.losses import epsilon_insensitive_loss
 from kernels_ref.regression import SVRResult, svr, svr_predict
 from kernels_ref.smo import optimality_gap, working_sets
 
@@ -416,3 +417,31 @@ def test_svr_predict_rejects_what_is_not_an_svr_result(result):
         TypeError, match=r"^result must be of type SVRResult .*got (NoneType|ndarray|dict)"
     ):
         svr_predict(result, K2)
+
+
+# --- one rule for epsilon: >= 0 everywhere ---------------------------------------------------
+
+EPSILON_FUNCTIONS = {
+    "svr": lambda eps: svr(K2, Y2, 10.0, eps),
+    "cvx.svr_dual": lambda eps: cvx.svr_dual(K2, Y2, 10.0, eps),
+    "cvx.svr_primal": lambda eps: cvx.svr_primal(K2, Y2, 10.0, eps),
+    "epsilon_insensitive_loss": lambda eps: epsilon_insensitive_loss([-2.0, 0.0, 1.5], eps),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EPSILON_FUNCTIONS))
+@pytest.mark.parametrize("eps", [-1e-12, -0.5, np.nan, np.inf, -np.inf, "0.1", 0.1j, True, None])
+def test_every_function_rejects_a_bad_epsilon_naming_it(name, eps):
+    with pytest.raises(ValueError, match=r"^epsilon must"):
+        EPSILON_FUNCTIONS[name](eps)
+
+
+def test_epsilon_zero_is_least_absolute_deviations_everywhere():
+    # Two points (-1, -1), (1, 1), linear kernel, epsilon = 0: the flattest function through
+    # both is f(x) = x, w = 1 = coef_2 - coef_1 with coef_1 + coef_2 = 0 (C >= 1/2 suffices).
+    expected = np.array([-0.5, 0.5])
+    np.testing.assert_allclose(EPSILON_FUNCTIONS["svr"](0.0).coef, expected, atol=1e-9)
+    np.testing.assert_allclose(EPSILON_FUNCTIONS["cvx.svr_dual"](0.0).coef, expected, atol=1e-6)
+    primal = EPSILON_FUNCTIONS["cvx.svr_primal"](0.0)
+    assert primal.objective == pytest.approx(0.5 * 1.0, abs=1e-6)  # 1/2 ||w||^2, no slack
+    assert EPSILON_FUNCTIONS["epsilon_insensitive_loss"](0.0).tolist() == [2.0, 0.0, 1.5]
