@@ -74,7 +74,7 @@ from ._validation import (
 )
 from .exceptions import NotSeparableError
 from .regression import SVRResult
-from .svm import SVMResult, kkt_violation
+from .svm import SVMResult, _kkt_violation
 
 __all__ = [
     "REFERENCE_OPTIONS",
@@ -355,7 +355,7 @@ def _c_svm(alpha, b, K, y, C, n_iter):
     u = alpha * y
     objective = alpha.sum() - 0.5 * u @ K @ u
     atol = _atol(alpha, C)
-    violation = kkt_violation(alpha, K, y, C, atol=atol)
+    violation = _kkt_violation(alpha, K, y, C, atol=atol)
     return _svm_result(alpha, b, y, objective, violation, n_iter, atol)
 
 
@@ -365,7 +365,7 @@ def _l2_svm(alpha, b, K, y, C, n_iter):
     objective = alpha.sum() - 0.5 * u @ K @ u - 0.5 * alpha @ alpha / C
     K_c = K + np.eye(len(y)) / C
     atol = _atol(alpha)
-    violation = kkt_violation(alpha, K_c, y, atol=atol)
+    violation = _kkt_violation(alpha, K_c, y, atol=atol)
     return _svm_result(alpha, b, y, objective, violation, n_iter, atol)
 
 
@@ -377,7 +377,7 @@ def _vert_svm(alpha, K, y, lam, n_iter):
     u = alpha * y  # Vert's signed coefficients
     objective = 2.0 * u @ y - u @ K @ u
     atol = _atol(alpha, C)
-    violation = kkt_violation(alpha, K, y, C, bias=False, atol=atol)
+    violation = _kkt_violation(alpha, K, y, C, bias=False, atol=atol)
     return _svm_result(alpha, 0.0, y, objective, violation, n_iter, atol)
 
 
@@ -391,9 +391,9 @@ def _nu_svm(alpha, b, rho, K, y, nu, n_iter):
         # sum(alpha) >= nu is slack, so rho = 0: the trivial solution w = 0 of a small nu
         # (nu <= nu_min, Chang & Lin 2001) on data that are not separable. The KKT system is
         # then that of the single constraint y^T alpha = 0 with p = 0.
-        violation = kkt_violation(alpha, K, y, 1.0 / n, p=np.zeros(n), atol=atol)
+        violation = _kkt_violation(alpha, K, y, 1.0 / n, p=np.zeros(n), atol=atol)
     else:
-        violation = kkt_violation(alpha, K, y, 1.0 / n, nu=nu, atol=atol)
+        violation = _kkt_violation(alpha, K, y, 1.0 / n, nu=nu, atol=atol)
     return _svm_result(alpha, b, y, objective, violation, n_iter, atol, rho=float(rho))
 
 
@@ -408,7 +408,7 @@ def _svr(alpha, alpha_star, b, K, y, C, epsilon, n_iter):
     primal = 0.5 * coef @ Kc + C * np.maximum(0.0, residual - epsilon).sum()
     z = np.concatenate([np.ones(n), -np.ones(n)])
     atol = _atol(np.concatenate([alpha, alpha_star]), C)
-    violation = kkt_violation(
+    violation = _kkt_violation(
         np.concatenate([alpha, alpha_star]),
         np.block([[K, K], [K, K]]),
         z,

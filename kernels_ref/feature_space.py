@@ -307,7 +307,11 @@ def center_gram(K):
     K_centered : ndarray, shape (n, n)
         Rows and columns sum to zero.
     """
-    K = check_gram(K)
+    return _center_gram(check_gram(K))
+
+
+def _center_gram(K):
+    """:func:`center_gram` of a validated ``K`` (a new array)."""
     row_means = K.mean(axis=1)
     Kc = K - row_means[:, None]
     Kc -= row_means[None, :]
@@ -331,14 +335,20 @@ def center_test_gram(K_test, K_train):
     ----------
     K_test : array_like, shape (m, n)
     K_train : array_like, shape (n, n)
+        Checked to be square, symmetric and finite; only its column means are used, so it is
+        not tested for positive semi-definiteness (the fit that used it reports that).
 
     Returns
     -------
     K_test_centered : ndarray, shape (m, n)
     """
-    K_train = check_gram(K_train, "K_train")
+    K_train = check_gram(K_train, "K_train", psd=False)
     K_test = check_test_gram(K_test, K_train.shape[0])
-    train_means = K_train.mean(axis=0)
+    return _center_test_gram(K_test, K_train.mean(axis=0))
+
+
+def _center_test_gram(K_test, train_means):
+    """:func:`center_test_gram` of a validated ``K_test``, from the column means of ``K_train``."""
     Kc = K_test - K_test.mean(axis=1)[:, None]
     Kc -= train_means[None, :]
     Kc += train_means.mean()

@@ -19,7 +19,6 @@ more components than the numerical rank of :math:`K'` (at most :math:`n - 1`, si
 :math:`K' \mathbf 1 = 0`) raises a :class:`ValueError` that gives the rank.
 """
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,8 +32,7 @@ from ._validation import (
     check_real,
     check_test_gram,
 )
-from .exceptions import NotPSDWarning
-from .feature_space import center_gram, center_test_gram
+from .feature_space import _center_gram, _center_test_gram
 
 __all__ = [
     "KernelPCAResult",
@@ -211,7 +209,8 @@ def kernel_pca(K, n_components=None, tol=1e-10):
     >>> res.projections[:, 0].round(6).tolist()
     [-1.0, 3.0, -1.0, -1.0]
     """
-    Kc = center_gram(K)  # validates K (square, symmetric, finite; warns if not PSD)
+    K = check_gram(K)  # square, symmetric, finite; warns if not PSD
+    Kc = _center_gram(K)
     n = Kc.shape[0]
     tol = check_real(tol, "tol", low=0.0)
     if n_components is not None:
@@ -243,8 +242,13 @@ def kernel_pca(K, n_components=None, tol=1e-10):
         explained_variance_ratio=lam / positive_total,
         projections=projections,
         rank=rank,
-        train_means=np.asarray(K, dtype=float).mean(axis=0),
+        train_means=K.mean(axis=0),
     )
+
+
+#: How far the column means of the ``K_train`` given to :func:`transform` may be from those of
+#: the fitted matrix, relative to its largest entry.
+TRAIN_MEANS_RTOL = 1e-10
 
 
 def transform(result, K_test, K_train):
@@ -280,8 +284,11 @@ def transform(result, K_test, K_train):
     Raises
     ------
     ValueError
-        For bad input, and when ``K_train`` is not the matrix ``result`` was computed from
-        (its column means differ).
+        For bad input, and when ``K_train`` is not the matrix ``result`` was computed from:
+        its column means differ from those of the fitted matrix by more than
+        ``TRAIN_MEANS_RTOL`` :math:`= 10^{-10}` times :math:`\max_{ij}|K_{ij}|` (round-off in
+        a recomputed Gram matrix is far below; the test is relative, so it does not depend on
+        units).
 
     Examples
     --------
@@ -299,11 +306,11 @@ def transform(result, K_test, K_train):
             f"K_train must be {n} x {n} like the fitted Gram matrix, got {K_train.shape}"
         )
     means = K_train.mean(axis=0)
-    scale = max(1.0, float(np.max(np.abs(means))))
-    if not np.allclose(means, result.train_means, rtol=0.0, atol=1e-10 * scale):
-        raise ValueError("K_train is not the Gram matrix kernel_pca was computed from")
+    gap = float(np.max(np.abs(means - result.train_means)))
+    if gap > TRAIN_MEANS_RTOL * float(np.max(np.abs(K_train))):
+        raise ValueError(
+            f"K_train is not the Gram matrix kernel_pca was computed from: its column means "
+            f"differ by up to {gap:.3g}, more than {TRAIN_MEANS_RTOL:g} x max|K_train|"
+        )
     K_test = check_test_gram(K_test, n)
-    with warnings.catch_warnings():  # a non-PSD K_train was reported by kernel_pca
-        warnings.simplefilter("ignore", NotPSDWarning)
-        K_test_centered = center_test_gram(K_test, K_train)
-    return K_test_centered @ result.alphas
+    return _center_test_gram(K_test, means) @ result.alphas

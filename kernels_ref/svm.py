@@ -242,11 +242,19 @@ def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=Non
     nu = None if nu is None else check_nu(nu, y)
     delta = check_real(delta, "delta")
     bias = check_bool(bias, "bias")
+    p = None if p is None else check_array(p, "p", ndim=1, n_rows=n)
+    atol = None if atol is None else check_real(atol, "atol", low=0.0)
+    return _kkt_violation(alpha, K, y, C, p=p, delta=delta, bias=bias, nu=nu, atol=atol)
+
+
+def _kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=None, atol=None):
+    """:func:`kkt_violation` on validated arrays (``C`` a number or an array of ``n``)."""
+    n = len(y)
+    C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
     if p is None:
         p = np.zeros(n) if nu is not None else -np.ones(n)
-    p = check_array(p, "p", ndim=1, n_rows=n)
     v = -y * (y * (K @ (y * alpha)) + p)
-    atol = _bound_tol(alpha) if atol is None else check_real(atol, "atol", low=0.0)
+    atol = _bound_tol(alpha) if atol is None else atol
     return _violation(alpha, v, y, C, atol, bias=bias, delta=delta, nu=nu)
 
 

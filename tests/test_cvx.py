@@ -647,3 +647,22 @@ def test_a_solver_option_of_the_wrong_type_or_name_type_is_a_value_error():
 def test_primal_decision_function_rejects_what_is_not_a_primal_result(primal):
     with pytest.raises(TypeError, match=r"^primal must be of type PrimalResult"):
         cvx.primal_decision_function(primal, K4)
+
+
+def test_a_cvx_solve_tests_k_once_and_warns_once(monkeypatch):
+    import warnings
+
+    from kernels_ref import _validation
+    from kernels_ref.exceptions import NotPSDWarning
+
+    calls = []
+    original = _validation._has_cholesky
+    monkeypatch.setattr(
+        _validation, "_has_cholesky", lambda K, shift: calls.append(len(K)) or original(K, shift)
+    )
+    K = K4 - 1e-3 * np.eye(4)  # K4 is singular: now slightly indefinite
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cvx.soft_margin_l1_dual(K, Y4, 1.0, solver_options={"max_iter": 200})
+    assert calls == [4]
+    assert [str(w.message).split()[0] for w in caught if w.category is NotPSDWarning] == ["K"]

@@ -346,3 +346,76 @@ def test_result_is_a_frozen_dataclass():
     assert isinstance(res, KernelPCAResult)
     with pytest.raises(AttributeError):
         res.rank = 0
+
+
+# --- validated once, warned once ------------------------------------------------------------
+
+
+def _not_psd_warnings(call):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = call()
+    return out, [str(w.message).split()[0] for w in caught if w.category is NotPSDWarning]
+
+
+def _count_psd_tests(monkeypatch):
+    """Count the full PSD tests (Cholesky factorisations) that check_gram runs."""
+    from kernels_ref import _validation
+
+    calls = []
+    original = _validation._has_cholesky
+
+    def counting(K, shift):
+        calls.append(len(K))
+        return original(K, shift)
+
+    monkeypatch.setattr(_validation, "_has_cholesky", counting)
+    return calls
+
+
+def test_kernel_pca_warns_once_and_tests_psd_once(monkeypatch):
+    X = random_data(0, 12, 2)
+    K = np.tanh(2.0 * X @ X.T - 1.0)  # a sigmoid "kernel": not PSD
+    calls = _count_psd_tests(monkeypatch)
+    res, names = _not_psd_warnings(lambda: kernel_pca(K, 1))
+    assert names == ["K"] and calls == [12]
+    calls.clear()
+    _, names = _not_psd_warnings(lambda: transform(res, K[:3], K))
+    assert names == [] and calls == []  # K_train is only read for its column means
+
+
+def test_transform_accepts_a_recomputed_k_train_and_rejects_another(monkeypatch):
+    X = random_data(1, 10, 3)
+    K = gaussian_kernel(X, sigma=1.5)
+    res = kernel_pca(K, 2)
+    K_loop = np.array([[math.exp(-np.sum((a - b) ** 2) / (2 * 1.5**2)) for b in X] for a in X])
+    assert 0 < np.max(np.abs(K_loop - K)) < 1e-13  # the same matrix up to round-off
+    np.testing.assert_allclose(transform(res, K, K_loop), res.projections, atol=1e-10)
+    n = len(K)
+    for gap, accepted in [(1e-12, True), (1e-9, False), (1e-6, False)]:
+        # K + delta (e_0 e_1^T + e_1 e_0^T) moves the means of columns 0 and 1 by delta / n
+        K_other = K.copy()
+        K_other[0, 1] += gap * n
+        K_other[1, 0] += gap * n
+        if accepted:
+            transform(res, K[:2], K_other)
+        else:
+            with pytest.raises(ValueError, match=r"^K_train is not the Gram matrix"):
+                transform(res, K[:2], K_other)
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1e12])
+def test_transform_tolerance_is_relative_to_the_scale_of_k(scale):
+    X = random_data(2, 8, 2)
+    K = scale * linear_kernel(X)
+    res = kernel_pca(K, 1)
+    largest = np.max(np.abs(K))
+    K_other = K.copy()
+    K_other[0, 0] += 1e-8 * len(K) * largest  # column mean 0 moves by 1e-8 max|K|
+    with pytest.raises(ValueError, match=r"^K_train is not the Gram matrix"):
+        transform(res, K[:2], K_other)
+    K_close = K.copy()
+    K_close[0, 0] += 1e-13 * len(K) * largest
+    assert transform(res, K[:2], K_close).shape == (2, 1)
