@@ -24,6 +24,7 @@ import numpy as np
 from ._linalg import sign_convention
 from ._validation import (
     check_array,
+    check_bool,
     check_gram,
     check_integer,
     check_real,
@@ -301,6 +302,7 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     check_same_n(K1, K2, "K1", "K2")
     reg = check_real(reg, "reg", low=0.0)
     tol = check_real(tol, "tol", low=0.0)
+    center = check_bool(center, "center")
     if center:
         K1, K2 = _center_gram(K1), _center_gram(K2)
 
@@ -369,6 +371,7 @@ def kernel_cca_transform(K_test, K_train, alpha, center=True):
     n = K_train.shape[0]
     K_test = check_test_gram(K_test, n)
     alpha = check_array(alpha, "alpha", ndim=2, n_rows=n)
+    center = check_bool(center, "center")
     if center:
         K_test = _center_test_gram(K_test, K_train.mean(axis=0))
     return K_test @ alpha

@@ -64,6 +64,7 @@ import numpy as np
 
 from ._validation import (
     check_array,
+    check_bool,
     check_epsilon,
     check_gram,
     check_instance,
@@ -249,6 +250,9 @@ def solve_reference(problem, *, accept_inaccurate=False, what="the problem"):
     """
     if not isinstance(problem, cp.Problem):
         raise TypeError(f"problem must be a cvxpy.Problem, got {type(problem).__name__}")
+    accept_inaccurate = check_bool(accept_inaccurate, "accept_inaccurate")
+    if not isinstance(what, str):
+        raise TypeError(f"what must be a str, got {type(what).__name__}")
     accepted = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) if accept_inaccurate else (cp.OPTIMAL,)
     _solve(problem, cp.CLARABEL, dict(REFERENCE_OPTIONS), what, accepted=accepted)
     return float(problem.value)

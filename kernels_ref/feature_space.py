@@ -21,12 +21,15 @@ import numpy as np
 
 from ._linalg import sign_convention
 from ._validation import (
+    PSD_RTOL,
     check_array,
+    check_bool,
     check_gram,
     check_integer,
     check_labels,
     check_real,
     check_test_gram,
+    psd_threshold,
 )
 from .exceptions import ConvergenceWarning
 from .kernels import gaussian_kernel
@@ -120,10 +123,11 @@ def polynomial_feature_dimension(d, degree, homogeneous=False):
     """
     d = check_integer(d, "d", low=1)
     degree = check_integer(degree, "degree", low=1)
+    homogeneous = check_bool(homogeneous, "homogeneous")
     return math.comb(d + degree - (1 if homogeneous else 0), degree)
 
 
-def finite_feature_map(K, tol=1e-10):
+def finite_feature_map(K, tol=PSD_RTOL):
     r"""Feature map of a finite set read off the Gram matrix: :math:`\Phi(x_i) = \sqrt{D}\,u_i`.
 
     With :math:`K = U D U^T` (``eigh``) and :math:`u_i` the :math:`i`-th **row** of
@@ -140,7 +144,8 @@ def finite_feature_map(K, tol=1e-10):
     K : array_like, shape (n, n)
         Symmetric positive semi-definite.
     tol : float >= 0
-        Eigenvalues in :math:`[-\text{tol}\,\lambda_{\max}, 0)` are round-off and set to 0.
+        Eigenvalues in :math:`[-\text{tol} \max_{ij}|K_{ij}|, 0)` are round-off and set to 0
+        (the package's one PSD rule, :func:`kernels_ref._validation.psd_threshold`).
 
     Returns
     -------
@@ -149,14 +154,13 @@ def finite_feature_map(K, tol=1e-10):
     Raises
     ------
     ValueError
-        If ``K`` has an eigenvalue below :math:`-\text{tol}\,\lambda_{\max}`: no feature map
+        If ``K`` has an eigenvalue below :math:`-\text{tol} \max_{ij}|K_{ij}|`: no feature map
         exists for a matrix that is not PSD.
     """
     K = check_gram(K, psd=False)
     tol = check_real(tol, "tol", low=0.0)
     eigenvalues, U = np.linalg.eigh(K)
-    scale = max(1.0, abs(eigenvalues[0]), abs(eigenvalues[-1]))
-    if eigenvalues[0] < -tol * scale:
+    if eigenvalues[0] < -psd_threshold(float(np.max(np.abs(K))), len(K), tol):
         raise ValueError(
             f"K is not positive semi-definite (smallest eigenvalue {eigenvalues[0]:.3g}): "
             "no feature map reproduces it"
@@ -189,6 +193,7 @@ def kernel_distance(K_xy, diag_x, diag_y, squared=False):
     K_xy = check_array(K_xy, "K_xy")
     diag_x = check_array(diag_x, "diag_x", ndim=1, n_rows=K_xy.shape[0])
     diag_y = check_array(diag_y, "diag_y", ndim=1, n_rows=K_xy.shape[1])
+    squared = check_bool(squared, "squared")
     D2 = diag_x[:, None] + diag_y[None, :] - 2.0 * K_xy
     np.maximum(D2, 0.0, out=D2)
     return D2 if squared else np.sqrt(D2, out=D2)

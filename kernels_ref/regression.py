@@ -164,6 +164,7 @@ def kernel_ridge(K, y, lam, n_scaled=False):
     array([ 0.375, -0.125])
     """
     K, y, lam = _check_ridge(K, y, lam)
+    n_scaled = check_bool(n_scaled, "n_scaled")
     shift = len(y) * lam if n_scaled else lam
     return _solve_shifted(K, shift, y)
 
@@ -258,6 +259,7 @@ def rkhs_norm(alpha, K, squared=False):
     alpha = check_array(alpha, "alpha", ndim=1)
     K = check_gram(K)
     check_same_n(K, alpha, "K", "alpha")
+    squared = check_bool(squared, "squared")
     value = float(alpha @ K @ alpha)
     return value if squared else float(np.sqrt(max(value, 0.0)))
 
@@ -291,6 +293,7 @@ def kernel_ridge_objective(alpha, K, y, lam, n_scaled=False):
     5.0
     """
     K, y, lam = _check_ridge(K, y, lam)
+    n_scaled = check_bool(n_scaled, "n_scaled")
     alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
     residual = y - K @ alpha
     loss = float(residual @ residual) / (len(y) if n_scaled else 1.0)
@@ -328,6 +331,7 @@ def kernel_ridge_gradient(alpha, K, y, lam, n_scaled=False):
     array([0., 0.])
     """
     K, y, lam = _check_ridge(K, y, lam)
+    n_scaled = check_bool(n_scaled, "n_scaled")
     alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
     scale = len(y) if n_scaled else 1.0
     return 2.0 * K @ ((K @ alpha - y) / scale + lam * alpha)

@@ -230,3 +230,27 @@ def test_inputs_are_not_modified():
     center_test_gram(K_test, K)
     for a, b in zip((X, K, K_test, y), saved, strict=True):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1.0, 1e12])
+def test_finite_feature_map_decides_psd_by_the_one_relative_rule(scale):
+    # [[1, 2], [2, 1]] has eigenvalues -1 and 3 at every scale: no feature map reproduces it
+    with pytest.raises(ValueError, match=r"^K is not positive semi-definite"):
+        finite_feature_map(scale * np.array([[1.0, 2.0], [2.0, 1.0]]))
+    # a singular PSD matrix at any scale has one
+    Phi = finite_feature_map(scale * np.ones((3, 3)))
+    np.testing.assert_allclose(Phi @ Phi.T, scale * np.ones((3, 3)), rtol=1e-12)
+
+
+def test_finite_feature_map_at_large_scale():
+    # ||x|| about 100: K has entries about 1e4 and rank 3 of 8; the negative round-off
+    # eigenvalues of the null space (about 1e4 x 1e-16 x n) are set to 0, and Phi reproduces K.
+    X = 100.0 * np.random.default_rng(5).normal(size=(8, 3))
+    K = X @ X.T
+    Phi = finite_feature_map(K)
+    np.testing.assert_allclose(Phi @ Phi.T, K, rtol=0, atol=1e-9 * np.max(np.abs(K)))
+    # the null directions carry only round-off: sqrt(eigenvalue) <= sqrt(1e-12 max|K|)
+    assert np.sum(np.linalg.norm(Phi, axis=0) > 1e-6 * np.sqrt(np.max(np.abs(K)))) == 3
+    # and a clearly negative direction at that scale is refused: K - 1e-6 max|K| I
+    with pytest.raises(ValueError, match=r"^K is not positive semi-definite"):
+        finite_feature_map(K - 1e-6 * np.max(np.abs(K)) * np.eye(8))
