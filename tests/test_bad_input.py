@@ -1,0 +1,1032 @@
+"""The bad-input contract (SPEC §2) of every public function, table-driven.
+
+One row of :data:`ROWS` per public function (every name of each module's ``__all__`` that is a
+function; dataclasses and constants are not called). A row gives a factory of valid arguments
+and the role of each argument; the scenarios are generated from the roles:
+
+- arrays: NaN, +inf, -inf, complex, strings, ``None``, booleans, one dimension too many or too
+  few, empty, a length that does not match the other arguments; Gram matrices also non-square,
+  non-symmetric and not PSD (a :class:`NotPSDWarning`, exactly one, or an error where the
+  function cannot proceed); labels also 0/1, one class, other values;
+- scalars: 0, negative, NaN, +-inf, a string, a complex number, a bool, ``None`` (unless
+  optional) and out of range, each by the rule of its kind (:data:`BAD_SCALARS`);
+- result objects of the wrong type: a ``TypeError`` naming the argument and the type expected;
+- iteration limits: 0 is rejected, 1 runs (a :class:`ConvergenceWarning` at most);
+- one sample: a clear error or an answer, never a crash of another kind.
+
+Each error is a ``ValueError`` or ``TypeError`` whose message starts with the name of the
+argument (``match``). Then, per row: the inputs are never modified, and integer, list, float32,
+read-only and Fortran-ordered inputs give the answer of the float64, C-ordered input with the
+same values. No expected value is computed by the code under test, except the answers compared
+in that last test. Every call runs under a time limit (:func:`time_limit`, SIGALRM): a hang fails.
+"""
+
+import dataclasses
+import math
+import signal
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from kernels_ref import (
+    bounds,
+    cca,
+    cvx,
+    feature_space,
+    kernels,
+    losses,
+    pca,
+    perceptron,
+    regression,
+    svm,
+)
+from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
+
+# --- a time limit on every test of this module -------------------------------------------------
+
+TIME_LIMIT = 20  # seconds; the slowest call of this module takes well under 1 s
+
+
+@pytest.fixture(autouse=True)
+def time_limit():
+    """Fail a test that runs longer than TIME_LIMIT seconds instead of letting it hang."""
+
+    def on_alarm(signum, frame):
+        raise TimeoutError(f"the call did not return within {TIME_LIMIT} s: a hang?")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(TIME_LIMIT)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+# --- valid data: small, integer-valued where possible (so that int inputs are exact) -----------
+
+X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [3.0, 3.0], [3.0, 4.0], [4.0, 3.0]])
+Y = np.array([-1.0, -1.0, -1.0, 1.0, 1.0, 1.0])  # separable by x1 + x2 = 3.5
+XT = np.array([[1.0, 1.0], [2.0, 3.0]])
+K = (1.0 + X @ X.T) ** 2  # polynomial kernel of degree 2: PSD, integer entries
+KT = (1.0 + XT @ X.T) ** 2  # test Gram matrix, shape (2, 6)
+T = np.array([0.0, 1.0, 1.0, 3.0, 4.0, 2.0])  # regression targets
+ALPHA = np.array([0.5, 0.0, 0.0, 0.0, 0.5, 0.0])  # y . alpha = 0
+N = len(X)
+
+
+def _fit_l1():
+    return svm.soft_margin_l1(K, Y, 1.0)
+
+
+def _fit_nu():
+    return svm.nu_svm(K, Y, 0.5)
+
+
+def _fit_pca():
+    return pca.kernel_pca(K, 2)
+
+
+def _fit_svr():
+    return regression.svr(K, T, 1.0, 0.5)
+
+
+def _primal():
+    return cvx.hard_margin_primal(K, Y)
+
+
+def _problem():
+    x = cp.Variable()
+    return cp.Problem(cp.Minimize((x - 1) ** 2))
+
+
+# --- roles of the arguments --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Role:
+    """How an array argument is validated.
+
+    ``kind``: ``data`` (2-D real), ``gram`` (square, symmetric, PSD tested with a warning),
+    ``gram_nopsd`` (square, symmetric, not PSD-tested), ``gram_raise`` (not PSD is an error),
+    ``matrix`` (2-D, rectangular), ``labels`` (+-1), ``vector`` (1-D real), ``values`` (any
+    shape: the losses), ``cluster_labels`` (integers in [0, k)).
+    ``samples``: the axes along which the array has one entry per sample of the row's group
+    (``None``: not tied to the other arguments). ``optional``: ``None`` is valid.
+    """
+
+    kind: str
+    samples: tuple = (0,)
+    optional: bool = False
+
+
+def data(samples=(0,), optional=False):
+    return Role("data", samples, optional)
+
+
+GRAM = Role("gram", (0, 1))
+GRAM_NOPSD = Role("gram_nopsd", (0, 1))
+LABELS = Role("labels")
+
+
+def matrix(samples=(1,)):
+    return Role("matrix", samples)
+
+
+def vector(samples=(0,), optional=False):
+    return Role("vector", samples, optional)
+
+
+@dataclass
+class Row:
+    """One public function: how to call it validly, and what each argument is."""
+
+    name: str
+    func: Callable
+    make: Callable  # () -> dict of valid keyword arguments
+    arrays: dict = field(default_factory=dict)  # name -> Role
+    scalars: dict = field(default_factory=dict)  # name -> kind (see BAD_SCALARS), or (kind, opt)
+    results: tuple = ()  # arguments that are result objects
+    iteration: str | None = None  # name of the iteration limit
+    extra: list = field(default_factory=list)  # (label, overrides, exception, pattern)
+    one_sample: bool = True  # whether the "one sample" scenario applies
+    types: bool = True  # whether the input-type equivalence applies
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+XY = {"X": data(), "Y": data(samples=None, optional=True)}
+GRAM_Y = {"K": GRAM, "y": LABELS}
+CVX_SOLVER = [
+    ("solver unknown", {"solver": "NO_SUCH_SOLVER"}, ValueError, r"^solver must"),
+    ("solver_options list", {"solver_options": [("max_iter", 3)]}, ValueError, r"^solver_options"),
+    ("solver_options key", {"solver_options": {"no_such": 1}}, ValueError, r"^solver_options"),
+    ("Phi not of K", {"Phi": 2.0 * X}, ValueError, r"^Phi"),
+]
+
+
+def _cvx_row(name, param=None, kind="pos", value=1.0, regression_targets=False):
+    func = getattr(cvx, name)
+    arrays = {"K": GRAM, "y": vector() if regression_targets else LABELS}
+    y = T if regression_targets else Y
+    if param is None:
+        make = lambda: {"K": K, "y": y}  # noqa: E731
+        scalars = {}
+    elif param == "C_epsilon":
+        make = lambda: {"K": K, "y": y, "C": 1.0, "epsilon": 0.5}  # noqa: E731
+        scalars = {"C": "pos", "epsilon": "nonneg"}
+    else:
+        make = lambda: {"K": K, "y": y, param: value}  # noqa: E731
+        scalars = {param: kind}
+    return Row(f"cvx.{name}", func, make, arrays, scalars, extra=CVX_SOLVER)
+
+
+ROWS = [
+    # kernels
+    Row("kernels.linear_kernel", kernels.linear_kernel, lambda: {"X": X, "Y": XT}, XY),
+    Row(
+        "kernels.polynomial_kernel",
+        kernels.polynomial_kernel,
+        lambda: {"X": X, "Y": XT, "degree": 2, "c": 1.0},
+        XY,
+        {"degree": "int1", "c": "nonneg"},
+    ),
+    Row(
+        "kernels.gaussian_kernel",
+        kernels.gaussian_kernel,
+        lambda: {"X": X, "Y": XT, "sigma": 2.0},
+        XY,
+        {"sigma": "pos"},
+    ),
+    Row(
+        "kernels.sigmoid_kernel",
+        kernels.sigmoid_kernel,
+        lambda: {"X": X, "Y": XT, "gamma": 0.5, "c": -1.0},
+        XY,
+        {"gamma": "real", "c": "real"},
+    ),
+    Row(
+        "kernels.gram_loop",
+        kernels.gram_loop,
+        lambda: {"k": np.dot, "X": X, "Y": XT},
+        XY,
+        extra=[("k not callable", {"k": "dot"}, ValueError, r"^k must be callable")],
+    ),
+    Row("kernels.min_eigenvalue", kernels.min_eigenvalue, lambda: {"K": K}, {"K": GRAM_NOPSD}),
+    Row(
+        "kernels.is_psd",
+        kernels.is_psd,
+        lambda: {"K": K, "tol": 1e-9},
+        {"K": GRAM_NOPSD},
+        {"tol": "nonneg"},
+    ),
+    # feature_space
+    Row(
+        "feature_space.polynomial_feature_map",
+        feature_space.polynomial_feature_map,
+        lambda: {"X": X, "degree": 2, "c": 1.0},
+        {"X": data()},
+        {"degree": "int1", "c": "nonneg"},
+    ),
+    Row(
+        "feature_space.polynomial_feature_dimension",
+        feature_space.polynomial_feature_dimension,
+        lambda: {"d": 2, "degree": 3, "homogeneous": False},
+        {},
+        {"d": "int1", "degree": "int1", "homogeneous": "bool"},
+    ),
+    Row(
+        "feature_space.finite_feature_map",
+        feature_space.finite_feature_map,
+        lambda: {"K": K, "tol": 1e-9},
+        {"K": Role("gram_raise", (0, 1))},
+        {"tol": "nonneg"},
+    ),
+    Row(
+        "feature_space.kernel_distance",
+        feature_space.kernel_distance,
+        lambda: {"K_xy": KT, "diag_x": np.diag((1.0 + XT @ XT.T) ** 2), "diag_y": np.diag(K)},
+        {"K_xy": matrix(), "diag_x": vector(samples=None), "diag_y": vector()},
+        {"squared": "bool"},
+    ),
+    Row(
+        "feature_space.gaussian_distance",
+        feature_space.gaussian_distance,
+        lambda: {"X": X, "Y": XT, "sigma": 2.0},
+        XY,
+        {"sigma": "pos"},
+    ),
+    Row(
+        "feature_space.distance_to_set",
+        feature_space.distance_to_set,
+        lambda: {"K_test": KT, "diag_test": np.diag((1.0 + XT @ XT.T) ** 2), "K_set": K},
+        {"K_set": GRAM, "K_test": matrix(), "diag_test": vector(samples=None)},
+    ),
+    Row(
+        "feature_space.nearest_centroid_decision",
+        feature_space.nearest_centroid_decision,
+        lambda: {"K_test": KT, "K_train": K, "y": Y},
+        {"K_train": GRAM, "K_test": matrix(), "y": LABELS},
+    ),
+    Row("feature_space.center_gram", feature_space.center_gram, lambda: {"K": K}, {"K": GRAM}),
+    Row(
+        "feature_space.center_test_gram",
+        feature_space.center_test_gram,
+        lambda: {"K_test": KT, "K_train": K},
+        {"K_train": GRAM_NOPSD, "K_test": matrix()},
+    ),
+    Row(
+        "feature_space.cluster_mean_distances",
+        feature_space.cluster_mean_distances,
+        lambda: {"K": K, "labels": np.array([0, 0, 0, 1, 1, 1]), "n_clusters": 2},
+        {"K": GRAM, "labels": Role("cluster_labels")},
+        {"n_clusters": ("int1", True)},
+        extra=[("n_clusters > n", {"n_clusters": 7}, ValueError, r"^n_clusters")],
+    ),
+    Row(
+        "feature_space.kernel_kmeans",
+        feature_space.kernel_kmeans,
+        lambda: {"K": K, "n_clusters": 2, "n_init": 2, "max_iter": 20, "rng": 0},
+        {"K": GRAM},
+        {"n_clusters": "int1", "n_init": "int1"},
+        iteration="max_iter",
+        extra=[
+            ("n_clusters > n", {"n_clusters": 7}, ValueError, r"^n_clusters"),
+            ("rng negative", {"rng": -1}, ValueError, r"^rng"),
+            ("rng str", {"rng": "0"}, ValueError, r"^rng"),
+            ("rng float", {"rng": 1.5}, ValueError, r"^rng"),
+            ("rng bool", {"rng": True}, ValueError, r"^rng"),
+            ("init out of range", {"init": np.array([0, 1, 2, 0, 1, 2])}, ValueError, r"^init"),
+            ("init wrong length", {"init": np.array([0, 1])}, ValueError, r"^init"),
+        ],
+    ),
+    Row(
+        "feature_space.kernel_knn_predict",
+        feature_space.kernel_knn_predict,
+        lambda: {
+            "K_test": KT,
+            "diag_test": np.diag((1.0 + XT @ XT.T) ** 2),
+            "diag_train": np.diag(K),
+            "y_train": Y,
+            "k": 3,
+        },
+        {
+            "diag_train": vector(),
+            "K_test": matrix(),
+            "diag_test": vector(samples=None),
+            "y_train": LABELS,
+        },
+        {"k": "int1"},
+        extra=[("k > n", {"k": 7}, ValueError, r"^k ")],
+    ),
+    # perceptron
+    Row(
+        "perceptron.perceptron_primal",
+        perceptron.perceptron_primal,
+        lambda: {"X": X, "y": Y, "eta": 1.0, "max_epochs": 100, "bias_update": "R2"},
+        {"X": data(), "y": LABELS},
+        {"eta": "pos"},
+        iteration="max_epochs",
+        extra=[("bias_update unknown", {"bias_update": "R3"}, ValueError, r"^bias_update")],
+    ),
+    Row(
+        "perceptron.perceptron_dual",
+        perceptron.perceptron_dual,
+        lambda: {"K": K, "y": Y, "max_epochs": 100, "bias_update": "unit"},
+        GRAM_Y,
+        iteration="max_epochs",
+        extra=[("bias_update unknown", {"bias_update": 1}, ValueError, r"^bias_update")],
+    ),
+    Row(
+        "perceptron.perceptron_dual_decision",
+        perceptron.perceptron_dual_decision,
+        lambda: {"alpha": np.array([1.0, 0, 0, 1, 0, 0]), "y": Y, "b": -1.0, "K_test": KT},
+        {"alpha": vector(), "y": LABELS, "K_test": matrix()},
+        {"b": "real"},
+    ),
+    Row(
+        "perceptron.perceptron_criterion",
+        perceptron.perceptron_criterion,
+        lambda: {"w": np.array([1.0, 1.0]), "b": -3.0, "X": X, "y": Y},
+        {"X": data(), "w": vector(samples=None), "y": LABELS},
+        {"b": "real"},
+    ),
+    Row(
+        "perceptron.perceptron_criterion_gradient",
+        perceptron.perceptron_criterion_gradient,
+        lambda: {"w": np.array([1.0, 1.0]), "b": -3.0, "X": X, "y": Y},
+        {"X": data(), "w": vector(samples=None), "y": LABELS},
+        {"b": "real"},
+    ),
+    # losses
+    *[
+        Row(f"losses.{name}", getattr(losses, name), lambda: {"z": T - 2.0}, {"z": Role("values")})
+        for name in (
+            "zero_one_loss",
+            "hinge_loss",
+            "squared_hinge_loss",
+            "perceptron_loss",
+            "logistic_loss",
+        )
+    ],
+    Row("losses.square_loss", losses.square_loss, lambda: {"r": T - 2.0}, {"r": Role("values")}),
+    Row(
+        "losses.epsilon_insensitive_loss",
+        losses.epsilon_insensitive_loss,
+        lambda: {"r": T - 2.0, "epsilon": 0.5},
+        {"r": Role("values")},
+        {"epsilon": "nonneg"},
+    ),
+    Row(
+        "losses.huber_loss",
+        losses.huber_loss,
+        lambda: {"r": T - 2.0, "c": 1.0},
+        {"r": Role("values")},
+        {"c": "pos"},
+    ),
+    # bounds
+    Row(
+        "bounds.novikoff_bound",
+        bounds.novikoff_bound,
+        lambda: {"R": 2.0, "rho": 0.5},
+        scalars={"R": "pos", "rho": "pos"},
+    ),
+    # svm
+    Row(
+        "svm.hard_margin",
+        svm.hard_margin,
+        lambda: {"K": K, "y": Y, "tol": 1e-8, "min_margin": 1e-6},
+        GRAM_Y,
+        {"tol": "pos", "min_margin": ("pos", True)},
+        iteration="max_iter",
+    ),
+    Row(
+        "svm.soft_margin_l1",
+        svm.soft_margin_l1,
+        lambda: {"K": K, "y": Y, "C": 1.0, "tol": 1e-8, "shrinking": True},
+        GRAM_Y,
+        {"C": "pos", "tol": "pos", "shrinking": "bool"},
+        iteration="max_iter",
+    ),
+    Row(
+        "svm.soft_margin_l2",
+        svm.soft_margin_l2,
+        lambda: {"K": K, "y": Y, "C": 1.0, "tol": 1e-8},
+        GRAM_Y,
+        {"C": "pos", "tol": "pos"},
+        iteration="max_iter",
+    ),
+    Row(
+        "svm.lambda_svm",
+        svm.lambda_svm,
+        lambda: {"K": K, "y": Y, "lam": 0.1, "tol": 1e-8},
+        GRAM_Y,
+        {"lam": "pos", "tol": "pos"},
+        iteration="max_iter",
+    ),
+    Row(
+        "svm.nu_svm",
+        svm.nu_svm,
+        lambda: {"K": K, "y": Y, "nu": 0.5, "tol": 1e-8},
+        GRAM_Y,
+        {"nu": "nu", "tol": "pos"},
+        iteration="max_iter",
+        extra=[
+            (
+                "nu infeasible",
+                {"y": np.array([-1.0, 1.0, 1.0, 1.0, 1.0, 1.0]), "nu": 0.5},
+                ValueError,
+                r"^nu = 0.5 is infeasible",
+            )
+        ],
+    ),
+    Row(
+        "svm.kkt_violation",
+        svm.kkt_violation,
+        lambda: {"alpha": ALPHA, "K": K, "y": Y, "C": 1.0, "p": -np.ones(N), "bias": True},
+        {"K": GRAM, "alpha": vector(), "y": LABELS, "p": vector(optional=True)},
+        {
+            "C": "pos_inf",
+            "delta": "real",
+            "bias": "bool",
+            "nu": ("nu", True),
+            "atol": ("nonneg", True),
+        },
+    ),
+    Row(
+        "svm.intercept_free_sv",
+        svm.intercept_free_sv,
+        lambda: {"alpha": ALPHA, "K": K, "y": Y, "C": 1.0},
+        {"K": GRAM, "alpha": vector(), "y": LABELS},
+        {"C": "pos_inf"},
+    ),
+    Row(
+        "svm.intercept_max_min",
+        svm.intercept_max_min,
+        lambda: {"alpha": ALPHA, "K": K, "y": Y},
+        {"K": GRAM, "alpha": vector(), "y": LABELS},
+    ),
+    Row(
+        "svm.decision_function",
+        svm.decision_function,
+        lambda: {"result": _fit_l1(), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
+    ),
+    Row(
+        "svm.margin",
+        svm.margin,
+        lambda: {"result": _fit_l1(), "K": K},
+        {"K": Role("gram", None)},
+        results=("result",),
+        extra=[("K size", {"K": K[:5, :5]}, ValueError, r"^K must be the 6 x 6")],
+        one_sample=False,
+    ),
+    Row(
+        "svm.primal_w",
+        svm.primal_w,
+        lambda: {"result": _fit_l1(), "Phi": X},
+        {"Phi": data(samples=None)},
+        results=("result",),
+        extra=[("Phi rows", {"Phi": X[:5]}, ValueError, r"^Phi")],
+        one_sample=False,
+    ),
+    Row("svm.c_from_nu", svm.c_from_nu, lambda: {"result": _fit_nu()}, results=("result",)),
+    Row(
+        "svm.nu_to_c_svm",
+        svm.nu_to_c_svm,
+        lambda: {"result": _fit_nu(), "K": K},
+        {"K": Role("gram", None)},
+        results=("result",),
+        one_sample=False,
+    ),
+    Row(
+        "svm.c_from_lambda",
+        svm.c_from_lambda,
+        lambda: {"lam": 0.1, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "svm.lambda_from_c",
+        svm.lambda_from_c,
+        lambda: {"C": 2.0, "n": 5},
+        scalars={"C": "pos", "n": "int1"},
+    ),
+    # pca
+    Row(
+        "pca.linear_pca",
+        pca.linear_pca,
+        lambda: {"X": X, "n_components": 2},
+        {"X": data()},
+        {"n_components": ("int1", True)},
+        extra=[("n_components > d", {"n_components": 3}, ValueError, r"^n_components")],
+    ),
+    Row(
+        "pca.kernel_pca",
+        pca.kernel_pca,
+        lambda: {"K": K, "n_components": 2, "tol": 1e-10},
+        {"K": GRAM},
+        {"n_components": ("int1", True), "tol": "nonneg"},
+        extra=[("n_components > n", {"n_components": 7}, ValueError, r"^n_components")],
+    ),
+    Row(
+        "pca.transform",
+        pca.transform,
+        lambda: {"result": _fit_pca(), "K_test": KT, "K_train": K},
+        {"K_train": Role("gram_nopsd", None), "K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[
+            ("K_train another", {"K_train": 2.0 * K}, ValueError, r"^K_train is not the Gram"),
+            ("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test"),
+        ],
+        one_sample=False,
+    ),
+    # cca
+    Row(
+        "cca.linear_cca",
+        cca.linear_cca,
+        lambda: {"X1": X, "X2": X[:, ::-1] ** 2, "n_components": 1, "reg": 0.1, "tol": 1e-12},
+        {"X1": data(), "X2": data()},
+        {"n_components": ("int1", True), "reg": "nonneg", "tol": "nonneg"},
+    ),
+    Row(
+        "cca.kernel_cca",
+        cca.kernel_cca,
+        lambda: {"K1": K, "K2": X @ X.T, "reg": 0.1, "n_components": 1, "center": True},
+        {"K1": GRAM, "K2": GRAM},
+        {"reg": "nonneg", "n_components": ("int1", True), "center": "bool", "tol": "nonneg"},
+    ),
+    Row(
+        "cca.kernel_cca_transform",
+        cca.kernel_cca_transform,
+        lambda: {
+            "K_test": KT,
+            "K_train": K,
+            "alpha": np.column_stack([ALPHA, T]),
+            "center": True,
+        },
+        {
+            "K_train": GRAM_NOPSD,
+            "K_test": matrix(),
+            "alpha": Role("matrix", (0,)),
+        },
+        {"center": "bool"},
+    ),
+    # regression
+    Row(
+        "regression.kernel_ridge",
+        regression.kernel_ridge,
+        lambda: {"K": K, "y": T, "lam": 0.5, "n_scaled": False},
+        {"K": GRAM, "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "regression.kernel_ridge_predict",
+        regression.kernel_ridge_predict,
+        lambda: {"alpha": ALPHA, "K_test": KT},
+        {"alpha": vector(), "K_test": matrix()},
+    ),
+    Row(
+        "regression.ridge_primal",
+        regression.ridge_primal,
+        lambda: {"X": X, "y": T, "lam": 0.5},
+        {"X": data(), "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "regression.rkhs_norm",
+        regression.rkhs_norm,
+        lambda: {"alpha": ALPHA, "K": K, "squared": True},
+        {"K": GRAM, "alpha": vector()},
+        {"squared": "bool"},
+    ),
+    Row(
+        "regression.kernel_ridge_objective",
+        regression.kernel_ridge_objective,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": True},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "regression.kernel_ridge_gradient",
+        regression.kernel_ridge_gradient,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": False},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "regression.lam_mean_to_sum",
+        regression.lam_mean_to_sum,
+        lambda: {"lam": 0.1, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "regression.lam_sum_to_mean",
+        regression.lam_sum_to_mean,
+        lambda: {"lam": 0.5, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "regression.kernel_ridge_lagrange",
+        regression.kernel_ridge_lagrange,
+        lambda: {"K": K, "y": T, "lam": 0.5},
+        {"K": GRAM, "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "regression.kernel_ridge_lagrange_objective",
+        regression.kernel_ridge_lagrange_objective,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "regression.kernel_ridge_lagrange_predict",
+        regression.kernel_ridge_lagrange_predict,
+        lambda: {"K": K, "y": T, "lam": 0.5, "K_test": KT},
+        {"K": GRAM, "y": vector(), "K_test": matrix()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "regression.ridge_weights_from_lagrange",
+        regression.ridge_weights_from_lagrange,
+        lambda: {"X": X, "alpha": ALPHA, "lam": 0.5},
+        {"X": data(), "alpha": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "regression.kernel_ridge_span",
+        regression.kernel_ridge_span,
+        lambda: {"K_xu": (1.0 + X @ X[:4].T) ** 2, "K_uu": K[:4, :4], "y": T, "lam": 0.5},
+        {"K_uu": GRAM, "K_xu": Role("matrix", (1,)), "y": vector(samples=None)},
+        {"lam": "pos"},
+        extra=[("y length", {"y": T[:5]}, ValueError, r"\by\b")],
+    ),
+    Row(
+        "regression.span_decomposition",
+        regression.span_decomposition,
+        lambda: {"coef": T, "K_uu": K, "n_span": 4},
+        {"K_uu": GRAM, "coef": vector()},
+        {"n_span": "int1"},
+        extra=[("n_span > n", {"n_span": 7}, ValueError, r"^n_span")],
+    ),
+    Row(
+        "regression.svr",
+        regression.svr,
+        lambda: {"K": K, "y": T, "C": 1.0, "epsilon": 0.5, "tol": 1e-8, "shrinking": True},
+        {"K": GRAM, "y": vector()},
+        {"C": "pos", "epsilon": "nonneg", "tol": "pos", "shrinking": "bool"},
+        iteration="max_iter",
+    ),
+    Row(
+        "regression.svr_predict",
+        regression.svr_predict,
+        lambda: {"result": _fit_svr(), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
+    ),
+    # cvx
+    _cvx_row("hard_margin_primal"),
+    _cvx_row("hard_margin_dual"),
+    _cvx_row("soft_margin_l1_primal", "C"),
+    _cvx_row("soft_margin_l1_dual", "C"),
+    _cvx_row("soft_margin_l2_primal", "C"),
+    _cvx_row("soft_margin_l2_dual", "C"),
+    _cvx_row("lambda_svm_primal", "lam", value=0.1),
+    _cvx_row("lambda_svm_dual", "lam", value=0.1),
+    _cvx_row("lambda_svm_mu_dual", "lam", value=0.1),
+    _cvx_row("nu_svm_primal", "nu", "nu", 0.5),
+    _cvx_row("nu_svm_dual", "nu", "nu", 0.5),
+    _cvx_row("svr_primal", "C_epsilon", regression_targets=True),
+    _cvx_row("svr_dual", "C_epsilon", regression_targets=True),
+    Row(
+        "cvx.primal_decision_function",
+        cvx.primal_decision_function,
+        lambda: {"primal": _primal(), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("primal",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
+    ),
+    Row(
+        "cvx.solve_reference",
+        cvx.solve_reference,
+        lambda: {"problem": _problem(), "accept_inaccurate": False, "what": "x"},
+        scalars={"accept_inaccurate": "bool"},
+        extra=[
+            ("problem None", {"problem": None}, TypeError, r"^problem must be a cvxpy\.Problem"),
+            ("what not a str", {"what": 3}, TypeError, r"^what"),
+        ],
+        types=False,
+    ),
+    # smo: its functions (smo.smo, smo.working_sets, smo.optimality_gap) are validated and
+    # tested by the SMO work (tests/test_smo.py); add their rows here once that work settles.
+]
+
+SMO_ROWS = []  # placeholder for smo.py's public functions (see the comment above)
+ROWS += SMO_ROWS
+
+# --- what is bad for each kind of argument --------------------------------------------------
+
+NAN, INF = math.nan, math.inf
+#: Bad values of each kind of scalar; a ``bool`` flag takes ``TypeError``, the others
+#: ``ValueError``. ``(kind, True)`` in a row marks an optional argument (``None`` valid).
+BAD_SCALARS = {
+    "pos": [0, 0.0, -1.0, NAN, INF, -INF, "1", 1j, True, None, [1.0]],
+    "pos_inf": [0.0, -1.0, NAN, -INF, "1", 1j, True, None],
+    "nonneg": [-1.0, -1e-300, NAN, INF, "0", 1j, True, None],
+    "real": [NAN, INF, -INF, "1", 1 + 0j, True, None],
+    "int1": [0, -1, np.int64(0), 1.5, 2.0, NAN, INF, "2", True, None],
+    "nu": [0.0, -0.25, 1.5, NAN, INF, "0.5", True, None],
+    "bool": ["yes", 1, 0, 1.0, None],
+}
+BAD_ITERATION_LIMITS = [0, -1, 1.5, "10", True]
+BAD_RESULTS = [None, {}, np.zeros(3), "result"]
+
+
+def _set_first(a, value):
+    b = np.array(a, dtype=float)
+    b.flat[0] = value
+    return b
+
+
+def _symmetric_bump(a):
+    b = np.array(a, dtype=float)
+    b[0, -1] += 0.5
+    return b
+
+
+def _not_psd(a):
+    return a - 0.01 * np.max(np.abs(a)) * np.eye(len(a))
+
+
+def _shrink(a, axes):
+    for axis in axes:
+        a = np.delete(a, -1, axis=axis)
+    return a
+
+
+def _one(a, axes):
+    for axis in axes:
+        a = np.take(a, [0], axis=axis)
+    return a
+
+
+@dataclass(frozen=True)
+class Raises:
+    exception: type | tuple
+    pattern: str
+
+
+@dataclass(frozen=True)
+class NotPSD:
+    """A non-PSD Gram matrix: ``warns`` NotPSDWarning exactly once, or not at all."""
+
+    name: str
+    warns: bool
+
+
+def _replace(name, transform):
+    return lambda kw: {**kw, name: transform(kw.get(name))}
+
+
+def _array_scenarios(row):
+    group = [name for name, role in row.arrays.items() if role.samples is not None]
+    group_pattern = rf"\b({'|'.join(group)})\b"
+    for name, role in row.arrays.items():
+        start = Raises(ValueError, rf"^{name}\b")
+        bad = [
+            ("NaN", lambda a: _set_first(a, NAN)),
+            ("+inf", lambda a: _set_first(a, INF)),
+            ("-inf", lambda a: _set_first(a, -INF)),
+            ("complex", lambda a: np.asarray(a) + 1e-3j),
+            ("strings", lambda a: np.asarray(a).astype(str)),
+            ("booleans", lambda a: np.asarray(a) > 0),
+            ("empty", lambda a: np.asarray(a)[:0]),
+        ]
+        if not role.optional:
+            bad.append(("None", lambda a: None))
+        if role.kind != "values":
+            bad.append(("one more dimension", lambda a: np.asarray(a)[..., None]))
+            bad.append(("one dimension less", lambda a: np.asarray(a)[0]))
+        for label, transform in bad:
+            yield f"{name} {label}", _replace(name, transform), start
+        if role.kind.startswith("gram"):
+            yield f"{name} not square", _replace(name, lambda a: a[:, :-1]), start
+            yield (
+                f"{name} not symmetric",
+                _replace(name, _symmetric_bump),
+                Raises(ValueError, rf"^{name} must be symmetric"),
+            )
+            expect = start if role.kind == "gram_raise" else NotPSD(name, role.kind == "gram")
+            yield f"{name} not PSD", _replace(name, _not_psd), expect
+        if role.kind == "labels":
+            for label, transform in [
+                ("0/1", lambda a: np.where(np.asarray(a) > 0, 1.0, 0.0)),
+                ("one class", lambda a: np.ones(len(a))),
+                ("+-2", lambda a: 2.0 * np.asarray(a)),
+                ("'1'/'-1'", lambda a: np.where(np.asarray(a) > 0, "1", "-1")),
+            ]:
+                yield f"{name} {label}", _replace(name, transform), start
+        if role.kind == "cluster_labels":
+            for label, transform in [
+                ("fractions", lambda a: np.asarray(a) + 0.5),
+                ("negative", lambda a: np.asarray(a) - 1),
+            ]:
+                yield f"{name} {label}", _replace(name, transform), start
+        if role.samples is not None and len(group) > 1:
+            yield (
+                f"{name} one sample short",
+                _replace(name, lambda a, axes=role.samples: _shrink(np.asarray(a), axes)),
+                Raises(ValueError, group_pattern),
+            )
+
+
+def _scalar_scenarios(row):
+    for name, spec in row.scalars.items():
+        kind, optional = spec if isinstance(spec, tuple) else (spec, False)
+        exception = TypeError if kind == "bool" else ValueError
+        for value in BAD_SCALARS[kind]:
+            if value is None and optional:
+                continue
+            yield (
+                f"{name}={value!r}",
+                _replace(name, lambda _, value=value: value),
+                Raises(exception, rf"^{name}\b"),
+            )
+    for name in row.results:
+        for value in BAD_RESULTS:
+            yield (
+                f"{name}={type(value).__name__}",
+                _replace(name, lambda _, value=value: value),
+                Raises(TypeError, rf"^{name} must be of type \w+ \(from .*\), got"),
+            )
+    if row.iteration:
+        for value in BAD_ITERATION_LIMITS:
+            yield (
+                f"{row.iteration}={value!r}",
+                lambda kw, value=value: {**kw, row.iteration: value},
+                Raises(ValueError, rf"^{row.iteration} must"),
+            )
+    for label, overrides, exception, pattern in row.extra:
+        yield label, lambda kw, o=overrides: {**kw, **o}, Raises(exception, pattern)
+
+
+CASES = [
+    pytest.param(row, scenario, expect, id=f"{row.name}: {label}")
+    for row in ROWS
+    for label, scenario, expect in [*_array_scenarios(row), *_scalar_scenarios(row)]
+]
+
+
+# --- the tests ------------------------------------------------------------------------------
+
+
+def _call(row, kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return row.func(**kwargs)
+
+
+@pytest.mark.parametrize(("row", "scenario", "expect"), CASES)
+def test_bad_input_gets_a_clear_error_or_the_documented_warning(row, scenario, expect):
+    kwargs = scenario(row.make())
+    if isinstance(expect, Raises):
+        with pytest.raises(expect.exception, match=expect.pattern):
+            _call(row, kwargs)
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            _call(row, kwargs)
+        except ValueError:  # NotSeparableError too: the function may not be able to proceed
+            pass
+    not_psd = [w for w in caught if issubclass(w.category, NotPSDWarning)]
+    if expect.warns:
+        assert len(not_psd) == 1, [str(w.message) for w in not_psd]
+        assert str(not_psd[0].message).startswith(f"{expect.name} is not positive semi-definite")
+    else:
+        assert not_psd == []
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.iteration], ids=lambda r: r.name)
+def test_an_iteration_limit_of_one_returns(row):
+    kwargs = {**row.make(), row.iteration: 1}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        try:
+            row.func(**kwargs)
+        except NotSeparableError:  # a proof of non-separability may come at any iteration
+            pass
+
+
+def _one_sample(row, kwargs):
+    out = dict(kwargs)
+    for name, role in row.arrays.items():
+        if role.samples is not None and out.get(name) is not None:
+            out[name] = _one(np.asarray(out[name]), role.samples)
+    return out
+
+
+@pytest.mark.parametrize(
+    "row", [r for r in ROWS if r.one_sample and r.arrays], ids=lambda r: r.name
+)
+def test_one_sample_gets_an_answer_or_a_clear_error(row):
+    kwargs = _one_sample(row, row.make())
+    names = "|".join(kwargs)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            row.func(**kwargs)
+    except ValueError as exc:
+        assert any(str(exc).startswith(name) for name in kwargs), (names, str(exc))
+
+
+def _arrays(kwargs):
+    return {k: v for k, v in kwargs.items() if isinstance(v, np.ndarray)}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r.name)
+def test_inputs_are_never_modified(row):
+    kwargs = row.make()
+    before = {k: v.copy() for k, v in _arrays(kwargs).items()}
+    results = {k: dataclasses.replace(kwargs[k]) for k in row.results}
+    _call(row, kwargs)
+    for k, v in before.items():
+        assert np.array_equal(kwargs[k], v), k
+    for k, r in results.items():
+        _assert_same(kwargs[k], r, exact=True)
+
+
+def _assert_same(a, b, exact=False):
+    if dataclasses.is_dataclass(a):
+        assert type(a) is type(b)
+        for f in dataclasses.fields(a):
+            _assert_same(getattr(a, f.name), getattr(b, f.name), exact)
+    elif isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray) and a.shape == b.shape and a.dtype == b.dtype
+        if a.dtype.kind == "f":
+            assert a.dtype == np.float64
+        if exact or a.dtype.kind != "f":
+            assert np.array_equal(a, b)
+        else:
+            scale = float(np.max(np.abs(b), initial=0.0))
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * scale)
+    elif isinstance(a, float):
+        assert type(b) is float
+        assert a == b if exact else math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+    elif isinstance(a, tuple | list):
+        assert len(a) == len(b)
+        for u, v in zip(a, b, strict=True):
+            _assert_same(u, v, exact)
+    else:
+        assert a == b
+
+
+VARIANTS = {
+    "int": lambda a: a.astype(np.int64) if np.array_equal(a, np.rint(a)) else a,
+    "list": lambda a: a.tolist(),
+    "float32": lambda a: a.astype(np.float32),
+    "read-only": lambda a: _read_only(a),
+    "Fortran": lambda a: np.asfortranarray(a),
+}
+
+
+def _read_only(a):
+    b = a.copy()
+    b.setflags(write=False)
+    return b
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("row", [r for r in ROWS if r.types and r.arrays], ids=lambda r: r.name)
+def test_other_input_types_give_the_float64_answer(row, variant):
+    kwargs = row.make()
+    arrays = _arrays(kwargs)
+    other = {k: VARIANTS[variant](v) for k, v in arrays.items()}
+    reference = {k: np.ascontiguousarray(np.asarray(v, dtype=np.float64)) for k, v in other.items()}
+    expected = _call(row, {**kwargs, **reference})
+    _assert_same(_call(row, {**kwargs, **other}), expected)
+
+
+def test_the_table_covers_every_public_function():
+    import inspect
+
+    from kernels_ref import smo
+
+    modules = [bounds, cca, cvx, feature_space, kernels, losses, pca, perceptron, regression, svm]
+    public = {
+        f"{m.__name__.split('.')[-1]}.{name}"
+        for m in modules
+        for name in m.__all__
+        if inspect.isfunction(getattr(m, name))
+    }
+    assert public - {row.name for row in ROWS} == set()
+    smo_functions = {name for name in smo.__all__ if inspect.isfunction(getattr(smo, name))}
+    assert smo_functions, "smo's rows belong in SMO_ROWS once that work settles"
