@@ -460,3 +460,18 @@ def test_kernel_cca_transform_runs_no_psd_test(monkeypatch):
         monkeypatch, lambda: kernel_cca_transform(K1[:3], K1, res.alpha1)
     )
     assert calls == [] and names == []
+
+
+def test_kernel_cca_with_tol_zero_on_exactly_singular_gram_matrices():
+    # Uncentred, K1 = diag(2, 1, 0, 0) and K2 = diag(1, 0, 3, 0): exactly zero eigenvalues,
+    # which tol = 0 must still drop (they are not positive). The ranges share e_1 only:
+    # rho_1 = sqrt(2 / (2 + reg)) sqrt(1 / (1 + reg)), rho_2 = 0 (e_2 against e_3).
+    K1, K2, reg = np.diag([2.0, 1.0, 0.0, 0.0]), np.diag([1.0, 0.0, 3.0, 0.0]), 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no division by zero
+        res = kernel_cca(K1, K2, reg, center=False, tol=0.0)
+    assert (res.rank1, res.rank2) == (2, 2)
+    np.testing.assert_allclose(
+        res.correlations, [math.sqrt(2 / 2.5) * math.sqrt(1 / 1.5), 0.0], atol=1e-12
+    )
+    assert np.all(np.isfinite(res.alpha1)) and np.all(np.isfinite(res.alpha2))

@@ -400,3 +400,50 @@ def test_a_seed_of_the_wrong_type_is_rejected_naming_rng(rng):
 def test_kernel_kmeans_rejects_an_iteration_limit_below_one(max_iter):
     with pytest.raises(ValueError, match=r"^max_iter must"):
         kernel_kmeans(np.eye(4), 2, max_iter=max_iter)
+
+
+class _SpyGenerator:
+    """A stand-in for numpy's Generator that records the k-means++ probabilities."""
+
+    def __init__(self, first, picks):
+        self.first, self.picks, self.laws = first, list(picks), []
+
+    def integers(self, n):
+        return self.first
+
+    def choice(self, n, p=None):
+        self.laws.append(np.array(p))
+        return self.picks.pop(0)
+
+
+def test_kmeans_plus_plus_draws_each_seed_with_probability_proportional_to_d2():
+    from kernels_ref.feature_space import _initial_labels
+
+    x = np.array([0.0, 1.0, 3.0, 7.0])
+    K = np.outer(x, x)
+    gen = _SpyGenerator(first=1, picks=[3, 2])
+    labels = _initial_labels(K, np.diag(K).copy(), 3, gen)
+    # from the seed x = 1: d^2 = (1, 0, 4, 36); then also x = 7: min with (49, 36, 16, 0)
+    np.testing.assert_allclose(gen.laws[0], np.array([1.0, 0.0, 4.0, 36.0]) / 41.0, rtol=1e-14)
+    np.testing.assert_allclose(gen.laws[1], np.array([1.0, 0.0, 4.0, 0.0]) / 5.0, rtol=1e-14)
+    # seeds 1, 3, 2 get labels 0, 1, 2; x = 0 is nearest to the seed x = 1
+    assert labels.tolist() == [0, 0, 2, 1]
+
+
+def test_kmeans_plus_plus_second_seed_frequencies():
+    # Statistically, with numpy's generator: from points 0, 1, 3 (linear kernel) and a first
+    # seed drawn uniformly, P(second seed = x_j) = mean_i d^2(x_i, x_j) / sum_k d^2(x_i, x_k).
+    from kernels_ref.feature_space import _initial_labels
+
+    x = np.array([0.0, 1.0, 3.0])
+    K = np.outer(x, x)
+    d2 = (x[:, None] - x[None, :]) ** 2
+    law = np.mean(d2 / d2.sum(axis=1, keepdims=True), axis=0)  # (0.297, 0.136, 0.567)
+    gen = np.random.default_rng(12345)
+    counts = np.zeros(3)
+    trials = 4000
+    for _ in range(trials):
+        labels = _initial_labels(K, np.diag(K).copy(), 3, gen)
+        counts[np.flatnonzero(labels == 1)[0]] += 1  # the second seed has label 1
+    # each frequency within 4.5 standard deviations of its probability
+    assert np.all(np.abs(counts / trials - law) <= 4.5 * np.sqrt(law * (1 - law) / trials))

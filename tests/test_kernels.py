@@ -184,3 +184,19 @@ def test_gaussian_kernel_is_translation_invariant_to_round_off(X, sigma, shift):
     np.testing.assert_allclose(
         gaussian_kernel(X + shift, sigma=sigma), gaussian_kernel(X, sigma=sigma), atol=1e-12
     )
+
+
+@pytest.mark.parametrize("sigma", [0.5, 2.0])
+def test_rectangular_gaussian_gram_matrix_entry_by_entry(sigma):
+    # X and Y of different sizes (3 and 5 points): K[i, j] = k(x_i, y_j), not its transpose
+    X = np.array([[0.0, 0.0], [1.0, 2.0], [-1.0, 0.5]])
+    Y = np.array([[0.0, 1.0], [2.0, 2.0], [1.0, -1.0], [0.5, 0.5], [3.0, 0.0]])
+    K = gaussian_kernel(X, Y, sigma=sigma)
+    assert K.shape == (3, 5)
+    for i, x in enumerate(X):
+        for j, y in enumerate(Y):
+            d2 = (x[0] - y[0]) ** 2 + (x[1] - y[1]) ** 2
+            assert K[i, j] == pytest.approx(np.exp(-d2 / (2 * sigma**2)), rel=1e-13)
+    # more than one block of rows (the block is 128 rows)
+    Xb = np.repeat(X, 50, axis=0)
+    np.testing.assert_allclose(gaussian_kernel(Xb, Y, sigma=sigma), np.repeat(K, 50, axis=0))

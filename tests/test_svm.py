@@ -741,3 +741,42 @@ def test_kkt_violation_tests_k_once_and_warns_once(monkeypatch):
         monkeypatch, lambda: kkt_violation([1.0, 1.0], K, [1.0, -1.0])
     )
     assert calls == [2] and len(caught) == 1
+
+
+# --- nu-SVM: KKT violation at a non-optimal point, nu = nu_max ---------------------------------
+
+
+def test_nu_svm_kkt_violation_at_a_non_optimal_point_by_hand():
+    # x = 0, 1 (class -1), 3, 4 (class +1), linear kernel, nu = 0.4, C = 1/4. The solution puts
+    # 0.2 on x = 1 and x = 3. alpha = (0.2, 0, 0.2, 0) is feasible (each class sums to nu / 2)
+    # but not optimal: with p = 0, v = -K (y * alpha) = -x (0.2 (-0) + 0.2 (3)) = -0.6 x =
+    # (0, -0.6, -1.8, -2.4). Class -1: I_up = {0} (alpha > 0), I_low = {0, 1} (alpha < C):
+    # m - M = 0 - (-0.6) = 0.6. Class +1: I_up = {2, 3}, I_low = {2}: m - M = -1.8 + 1.8 = 0.
+    X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    K, y = X @ X.T, np.array([-1.0, -1.0, 1.0, 1.0])
+    assert kkt_violation([0.2, 0.0, 0.2, 0.0], K, y, C=0.25, nu=0.4) == pytest.approx(0.6)
+    assert kkt_violation([0.0, 0.2, 0.2, 0.0], K, y, C=0.25, nu=0.4) == pytest.approx(0.0)
+    # a class sum off nu / 2 by 0.05 adds 0.05: at (0, 0.25, 0.2, 0), v = -0.35 x and the
+    # class -1 has I_up = {1} (alpha_1 = C), I_low = {0}: m - M = -0.35 - 0 < 0, no gap
+    assert kkt_violation([0.0, 0.25, 0.2, 0.0], K, y, C=0.25, nu=0.4) == pytest.approx(0.05)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="smo.py (two-constraint working-set selection): when one class has an empty I_up, "
+    "the argmax over -inf picks index 0 of the other class and SMO pairs variables across "
+    "classes, breaking the class sums; reported to the SMO work",
+)
+def test_nu_svm_at_nu_max():
+    # n+ = 2, n- = 6, n = 8: nu_max = 2 min(n+, n-) / n = 1/2, and at nu = nu_max both positive
+    # points must sit at the bound 1/n = 1/8 (their sum is nu / 2 = 1/4). The negatives carry
+    # 1/4 too, at most 1/8 each; w = (10 + 11)/8 - sum_neg alpha_i x_i is smallest with 1/8 on
+    # the two largest, x = 4 and 5: w = 21/8 - 9/8 = 3/2, dual objective -w^2/2 = -9/8.
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0], [10.0], [11.0]])
+    y = np.array([-1.0] * 6 + [1.0, 1.0])
+    res = nu_svm(X @ X.T, y, nu=0.5)
+    np.testing.assert_allclose(res.alpha, [0, 0, 0, 0, 1 / 8, 1 / 8, 1 / 8, 1 / 8], atol=1e-9)
+    assert res.dual_objective == pytest.approx(-9 / 8, abs=1e-9)
+    assert res.kkt_violation <= 1e-8
+    with pytest.raises(ValueError, match=r"^nu = 0.5000001 is infeasible"):
+        nu_svm(X @ X.T, y, nu=0.5000001)
