@@ -131,7 +131,8 @@ def psd_threshold(largest, n, rtol=PSD_RTOL):
 def check_gram(K, name="K", psd=True, rtol=1e-10):
     r"""Return a square, symmetric, finite Gram matrix (C-contiguous); warn if it is not PSD.
 
-    Symmetry is checked to ``rtol`` times ``max(1, max |K_ij|)``. With ``psd=True`` a
+    Symmetry is checked to ``rtol`` times ``max |K_ij|`` (relative, so that a matrix of small
+    entries is held to the same standard as one of large entries). With ``psd=True`` a
     :class:`~kernels_ref.exceptions.NotPSDWarning` is issued when ``K`` is clearly not positive
     semi-definite, by the rule of :func:`psd_threshold`. For ``n <= FULL_PSD_TEST_MAX_N`` the
     test is complete: :math:`K / \max|K_{ij}| + (\text{threshold}/\max|K_{ij}|) I` has no
@@ -152,7 +153,7 @@ def check_gram(K, name="K", psd=True, rtol=1e-10):
     threshold = psd_threshold(largest, n)
     full_psd_test = psd and largest > 0 and n <= FULL_PSD_TEST_MAX_N
     minors = psd and not full_psd_test
-    minors_ok = _scan_upper_tiles(K, rtol * max(largest, 1.0), threshold, name, minors)
+    minors_ok = _scan_upper_tiles(K, rtol * largest + _UNDERFLOW, threshold, name, minors)
     if full_psd_test:
         minors_ok = _has_cholesky(K / largest, shift=threshold / largest)
     if not minors_ok:

@@ -311,3 +311,11 @@ def test_check_max_iter_is_an_integer_of_at_least_one(value):
     with pytest.raises(ValueError, match=r"^max_iter must"):
         v.check_max_iter(value)
     assert v.check_max_iter(None, default=7) == 7 and v.check_max_iter(1) == 1
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1.0, 1e12])
+def test_the_symmetry_test_is_relative_to_the_scale_of_k(scale):
+    K = scale * np.array([[1.0, 2.0], [2.0 + 1e-6, 1.0]])
+    with pytest.raises(ValueError, match=r"^K must be symmetric"):
+        v.check_gram(K, psd=False)
+    v.check_gram(scale * np.array([[1.0, 2.0], [2.0 * (1 + 1e-14), 1.0]]), psd=False)
