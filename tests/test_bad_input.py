@@ -158,6 +158,7 @@ class Row:
 # --- the table ----------------------------------------------------------------------------------
 
 XY = {"X": data(), "Y": data(samples=None, optional=True)}
+Y_COLUMNS = [("Y columns", {"Y": XT[:, :1]}, ValueError, r"^Y must have 2 columns")]
 GRAM_Y = {"K": GRAM, "y": LABELS}
 CVX_SOLVER = [
     ("solver unknown", {"solver": "NO_SUCH_SOLVER"}, ValueError, r"^solver must"),
@@ -185,13 +186,20 @@ def _cvx_row(name, param=None, kind="pos", value=1.0, regression_targets=False):
 
 ROWS = [
     # kernels
-    Row("kernels.linear_kernel", kernels.linear_kernel, lambda: {"X": X, "Y": XT}, XY),
+    Row(
+        "kernels.linear_kernel",
+        kernels.linear_kernel,
+        lambda: {"X": X, "Y": XT},
+        XY,
+        extra=Y_COLUMNS,
+    ),
     Row(
         "kernels.polynomial_kernel",
         kernels.polynomial_kernel,
         lambda: {"X": X, "Y": XT, "degree": 2, "c": 1.0},
         XY,
         {"degree": "int1", "c": "nonneg"},
+        extra=Y_COLUMNS,
     ),
     Row(
         "kernels.gaussian_kernel",
@@ -199,6 +207,7 @@ ROWS = [
         lambda: {"X": X, "Y": XT, "sigma": 2.0},
         XY,
         {"sigma": "pos"},
+        extra=Y_COLUMNS,
     ),
     Row(
         "kernels.sigmoid_kernel",
@@ -206,13 +215,14 @@ ROWS = [
         lambda: {"X": X, "Y": XT, "gamma": 0.5, "c": -1.0},
         XY,
         {"gamma": "real", "c": "real"},
+        extra=Y_COLUMNS,
     ),
     Row(
         "kernels.gram_loop",
         kernels.gram_loop,
         lambda: {"k": np.dot, "X": X, "Y": XT},
         XY,
-        extra=[("k not callable", {"k": "dot"}, ValueError, r"^k must be callable")],
+        extra=[("k not callable", {"k": "dot"}, ValueError, r"^k must be callable"), *Y_COLUMNS],
     ),
     Row("kernels.min_eigenvalue", kernels.min_eigenvalue, lambda: {"K": K}, {"K": GRAM_NOPSD}),
     Row(
@@ -250,6 +260,7 @@ ROWS = [
         lambda: {"K_xy": KT, "diag_x": np.diag((1.0 + XT @ XT.T) ** 2), "diag_y": np.diag(K)},
         {"K_xy": matrix(), "diag_x": vector(samples=None), "diag_y": vector()},
         {"squared": "bool"},
+        extra=[("diag_x length", {"diag_x": np.ones(3)}, ValueError, r"^diag_x")],
     ),
     Row(
         "feature_space.gaussian_distance",
@@ -257,12 +268,14 @@ ROWS = [
         lambda: {"X": X, "Y": XT, "sigma": 2.0},
         XY,
         {"sigma": "pos"},
+        extra=Y_COLUMNS,
     ),
     Row(
         "feature_space.distance_to_set",
         feature_space.distance_to_set,
         lambda: {"K_test": KT, "diag_test": np.diag((1.0 + XT @ XT.T) ** 2), "K_set": K},
         {"K_set": GRAM, "K_test": matrix(), "diag_test": vector(samples=None)},
+        extra=[("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test")],
     ),
     Row(
         "feature_space.nearest_centroid_decision",
@@ -319,7 +332,10 @@ ROWS = [
             "y_train": LABELS,
         },
         {"k": "int1"},
-        extra=[("k > n", {"k": 7}, ValueError, r"^k ")],
+        extra=[
+            ("k > n", {"k": 7}, ValueError, r"^k "),
+            ("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test"),
+        ],
     ),
     # perceptron
     Row(
@@ -352,6 +368,7 @@ ROWS = [
         lambda: {"w": np.array([1.0, 1.0]), "b": -3.0, "X": X, "y": Y},
         {"X": data(), "w": vector(samples=None), "y": LABELS},
         {"b": "real"},
+        extra=[("w length", {"w": np.ones(3)}, ValueError, r"^w ")],
     ),
     Row(
         "perceptron.perceptron_criterion_gradient",
@@ -359,6 +376,7 @@ ROWS = [
         lambda: {"w": np.array([1.0, 1.0]), "b": -3.0, "X": X, "y": Y},
         {"X": data(), "w": vector(samples=None), "y": LABELS},
         {"b": "real"},
+        extra=[("w length", {"w": np.ones(3)}, ValueError, r"^w ")],
     ),
     # losses
     *[
