@@ -651,17 +651,10 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
     alpha, n_iter, chunk = np.zeros(n), 0, max(1000, 10 * n)
     while True:
         tol_run = max(tol, 1e3 * np.finfo(float).eps * float(alpha.sum()) * kmax)
+        limit = min(chunk, max_iter - n_iter)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            res = _smo(
-                K,
-                y,
-                -np.ones(n),
-                np.inf,
-                alpha,
-                tol=tol_run,
-                max_iter=min(chunk, max_iter - n_iter),
-            )
+            res = _smo(K, y, -np.ones(n), np.inf, alpha, tol=tol_run, max_iter=limit)
         alpha, n_iter = res.alpha, n_iter + res.n_iter
         if res.converged:
             break
@@ -675,10 +668,17 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
                 f"||w|| / sum(alpha) = {bound:.3g}, below min_margin = {min_margin:.3g} (two "
                 f"points of the convex hulls of the classes are {2 * bound:.3g} apart)"
             )
-        if n_iter >= max_iter:
+        if n_iter >= max_iter or res.n_iter < limit:
+            # the limit, or SMO stopped short of its chunk without converging (no step makes
+            # progress): calling it again would repeat the same, so the loop ends here
+            reason = (
+                f"its iteration limit max_iter={max_iter}"
+                if n_iter >= max_iter
+                else f"a point where no step makes progress, after {n_iter} iterations"
+            )
             warnings.warn(
-                f"hard_margin: SMO stopped at its iteration limit max_iter={max_iter} with "
-                f"m - M = {res.violation:.3g} > tol = {tol_run:.3g}",
+                f"hard_margin: SMO stopped at {reason} with m - M = {res.violation:.3g} > "
+                f"tol = {tol_run:.3g}",
                 ConvergenceWarning,
                 stacklevel=2,
             )

@@ -780,3 +780,25 @@ def test_nu_svm_at_nu_max():
     assert res.kkt_violation <= 1e-8
     with pytest.raises(ValueError, match=r"^nu = 0.5000001 is infeasible"):
         nu_svm(X @ X.T, y, nu=0.5000001)
+
+
+def test_hard_margin_stops_when_smo_stops_short_of_its_chunk(monkeypatch):
+    # Every loop is bounded: if SMO returns unconverged before its chunk of iterations is used
+    # (no step makes progress), calling it again with the same alpha would repeat forever.
+    import dataclasses
+
+    import kernels_ref.svm as svm_module
+
+    calls = []
+    real_smo = svm_module._smo
+
+    def stalled(K, y, p, C, alpha0=None, **kw):
+        calls.append(kw["max_iter"])
+        res = real_smo(K, y, p, C, alpha0, **{**kw, "max_iter": 1})
+        return dataclasses.replace(res, converged=False)
+
+    monkeypatch.setattr(svm_module, "_smo", stalled)
+    X, y = separable(1, 20)
+    with pytest.warns(ConvergenceWarning, match="no step makes progress"):
+        res = hard_margin(linear_kernel(X), y)
+    assert len(calls) == 1 and not res.converged
