@@ -1,7 +1,11 @@
 """Input checks shared by every public function of :mod:`kernels_ref`.
 
 One place decides what is valid and words the error, so that every function rejects bad input
-the same way: a :class:`ValueError` whose message starts with the name of the argument.
+the same way: a :class:`ValueError` whose message starts with the name of the argument (a
+:class:`TypeError` for a flag that is not a bool or a result object of the wrong type). Arrays
+must hold integers or floating-point numbers (complex numbers, strings, booleans and other
+objects are refused, never converted); a Gram matrix is positive semi-definite by the one rule
+of :func:`psd_threshold`; an iteration limit is an integer >= 1 (:func:`check_max_iter`).
 The checks return new float arrays or views that the callers never write to: inputs are never
 modified in place.
 """

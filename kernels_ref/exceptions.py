@@ -1,7 +1,8 @@
 """Exceptions and warnings raised by :mod:`kernels_ref`.
 
 Bad input raises :class:`ValueError` (or one of its subclasses below) naming the offending
-argument; a result that is returned but deserves attention (a Gram matrix that is not positive
+argument, or :class:`TypeError` for a flag that is not a bool or a result object of the wrong
+type; a result that is returned but deserves attention (a Gram matrix that is not positive
 semi-definite, a solver stopped by its iteration limit) is signalled by a warning.
 """
 
