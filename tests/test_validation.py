@@ -319,3 +319,19 @@ def test_the_symmetry_test_is_relative_to_the_scale_of_k(scale):
     with pytest.raises(ValueError, match=r"^K must be symmetric"):
         v.check_gram(K, psd=False)
     v.check_gram(scale * np.array([[1.0, 2.0], [2.0 * (1 + 1e-14), 1.0]]), psd=False)
+
+
+def test_the_not_psd_warning_points_at_the_caller_of_the_package():
+    import warnings
+
+    from kernels_ref.exceptions import NotPSDWarning
+    from kernels_ref.pca import kernel_pca
+    from kernels_ref.svm import soft_margin_l1
+
+    K = np.array([[1.0, 0.9, 0.0], [0.9, 1.0, 0.9], [0.0, 0.9, 1.0]])  # lambda_min < 0
+    for call in (lambda: soft_margin_l1(K, [1.0, -1.0, 1.0], 1.0), lambda: kernel_pca(K, 1)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        (warning,) = [w for w in caught if w.category is NotPSDWarning]
+        assert warning.filename == __file__
