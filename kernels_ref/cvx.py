@@ -179,6 +179,8 @@ def _gram_factor(K):
 
 def _setup(K, y, Phi, labels=True):
     """Validated ``(K, y, L, B)``: ``L`` factors ``K``; ``B`` is None when ``Phi`` is given."""
+    if K is None and Phi is None:
+        raise ValueError("K and Phi are both None: pass a Gram matrix K or a feature matrix Phi")
     if Phi is None:
         K = check_gram(K)
         L, B = _gram_factor(K)

@@ -723,6 +723,17 @@ ROWS = [
     _cvx_row("nu_svm_dual", "nu", "nu", 0.5),
     _cvx_row("svr_primal", "C_epsilon", regression_targets=True),
     _cvx_row("svr_dual", "C_epsilon", regression_targets=True),
+    *[
+        Row(
+            f"cvx.{name} (with Phi)",
+            getattr(cvx, name),
+            lambda: {"K": None, "y": Y, "C": 1.0, "Phi": X},
+            {"Phi": data(optional=True), "y": LABELS},
+            {"C": "pos"},
+            extra=[("K and Phi None", {"Phi": None}, ValueError, r"^K and Phi are both None")],
+        )
+        for name in ("soft_margin_l1_primal", "soft_margin_l1_dual")
+    ],
     Row(
         "cvx.primal_decision_function",
         cvx.primal_decision_function,
