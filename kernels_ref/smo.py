@@ -605,7 +605,11 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         else:  # one i per class; each t is paired with the i of its class
             ip = int(np.where(pos, buf_s, -np.inf).argmax())
             ineg = int(np.where(pos, -np.inf, buf_s).argmax())
-            np.subtract(np.where(pos, buf_s[ip], buf_s[ineg]), v, out=buf_b)
+            # a class with no variable in I_up has m = -inf (argmax of all -inf is index 0,
+            # which may lie in the other class: never pair across the classes)
+            m_pos = buf_s[ip] if pos[ip] else -np.inf
+            m_neg = buf_s[ineg] if not pos[ineg] else -np.inf
+            np.subtract(np.where(pos, m_pos, m_neg), v, out=buf_b)
             np.subtract(den, np.where(pos, Ka[ip], Ka[ineg]), out=buf_a)
             if not unit:
                 buf_a += np.where(pos, half[ip], half[ineg])

@@ -761,12 +761,6 @@ def test_nu_svm_kkt_violation_at_a_non_optimal_point_by_hand():
     assert kkt_violation([0.0, 0.25, 0.2, 0.0], K, y, C=0.25, nu=0.4) == pytest.approx(0.05)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="smo.py (two-constraint working-set selection): when one class has an empty I_up, "
-    "the argmax over -inf picks index 0 of the other class and SMO pairs variables across "
-    "classes, breaking the class sums; reported to the SMO work",
-)
 def test_nu_svm_at_nu_max():
     # n+ = 2, n- = 6, n = 8: nu_max = 2 min(n+, n-) / n = 1/2, and at nu = nu_max both positive
     # points must sit at the bound 1/n = 1/8 (their sum is nu / 2 = 1/4). The negatives carry
