@@ -286,7 +286,7 @@ def _check_signs(y, name, n=None):
 
 def _check_bounds(C, n):
     """Upper bounds as a new float array of ``n`` values in (0, +inf]."""
-    if isinstance(C, (str, bytes)) or np.iscomplexobj(C):
+    if isinstance(C, (str, bytes)) or np.iscomplexobj(C) or np.asarray(C).dtype == bool:
         raise ValueError(f"C must be a positive number or an array of {n} of them, got {C!r}")
     try:
         C = np.broadcast_to(np.asarray(C, dtype=float), (n,)).copy()

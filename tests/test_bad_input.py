@@ -42,6 +42,7 @@ from kernels_ref import (
     pca,
     perceptron,
     regression,
+    smo,
     svm,
 )
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
@@ -754,11 +755,52 @@ ROWS = [
         ],
         types=False,
     ),
-    # smo: its functions (smo.smo, smo.working_sets, smo.optimality_gap) are validated and
-    # tested by the SMO work (tests/test_smo.py); add their rows here once that work settles.
 ]
 
-SMO_ROWS = []  # placeholder for smo.py's public functions (see the comment above)
+#: y of the general SMO form: +-1, one class allowed (so not the LABELS role).
+SMO_Y = [
+    ("y 0/1", {"y": np.where(Y > 0, 1.0, 0.0)}, ValueError, r"^y must contain only -1 and \+1"),
+    ("y strings", {"y": np.where(Y > 0, "1", "-1")}, ValueError, r"^y"),
+]
+UP = np.array([True, False, True, False, True, False])
+SMO_ROWS = [
+    Row(
+        "smo.smo",
+        smo.smo,
+        lambda: {"K": K, "y": Y, "p": -np.ones(6), "C": 1.0, "alpha0": np.zeros(6), "tol": 1e-6},
+        {"K": GRAM, "y": vector(), "p": vector(), "alpha0": vector(optional=True)},
+        {"C": "pos_inf", "tol": "pos", "two_constraints": "bool", "shrinking": "bool"},
+        iteration="max_iter",
+        extra=[
+            *SMO_Y,
+            ("alpha0 above C", {"alpha0": np.full(6, 2.0)}, ValueError, r"^alpha0 must"),
+            ("C of 5 values", {"C": np.ones(5)}, ValueError, r"^C must"),
+        ],
+    ),
+    Row(
+        "smo.working_sets",
+        smo.working_sets,
+        lambda: {"alpha": np.zeros(6), "y": Y, "C": 1.0},
+        {"alpha": vector(), "y": vector()},
+        {"C": "pos_inf"},
+        extra=[
+            *SMO_Y,
+            ("alpha above C", {"alpha": np.full(6, 2.0)}, ValueError, r"^alpha must"),
+        ],
+    ),
+    Row(
+        "smo.optimality_gap",
+        smo.optimality_gap,
+        lambda: {"v": T, "up": UP, "low": ~UP},
+        {"v": vector()},
+        extra=[
+            ("up of floats", {"up": UP.astype(float)}, ValueError, r"^up must be a boolean"),
+            ("low too short", {"low": ~UP[:5]}, ValueError, r"^low must be a boolean"),
+        ],
+        one_sample=False,
+        types=False,  # the masks must stay boolean (v as a list or ints: tests/test_smo.py)
+    ),
+]
 ROWS += SMO_ROWS
 
 # --- what is bad for each kind of argument --------------------------------------------------
@@ -1047,9 +1089,8 @@ def test_other_input_types_give_the_float64_answer(row, variant):
 def test_the_table_covers_every_public_function():
     import inspect
 
-    from kernels_ref import smo
-
-    modules = [bounds, cca, cvx, feature_space, kernels, losses, pca, perceptron, regression, svm]
+    modules = [bounds, cca, cvx, feature_space, kernels, losses, pca, perceptron, regression, smo]
+    modules.append(svm)
     public = {
         f"{m.__name__.split('.')[-1]}.{name}"
         for m in modules
@@ -1057,5 +1098,3 @@ def test_the_table_covers_every_public_function():
         if inspect.isfunction(getattr(m, name))
     }
     assert public - {row.name for row in ROWS} == set()
-    smo_functions = {name for name in smo.__all__ if inspect.isfunction(getattr(smo, name))}
-    assert smo_functions, "smo's rows belong in SMO_ROWS once that work settles"
