@@ -117,3 +117,9 @@ def test_novikoff_bound_rejects_bad_radius(R):
 def test_novikoff_bound_rejects_bad_margin(rho):
     with pytest.raises(ValueError, match=r"^rho "):
         novikoff_bound(1.0, rho)
+
+
+def test_novikoff_bound_allows_only_round_off_above_the_radius():
+    assert novikoff_bound(1.0, 1.0 + 0.5e-9) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match=r"^rho must be <= R"):
+        novikoff_bound(1.0, 1.0 + 1.5e-9)

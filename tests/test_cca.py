@@ -475,3 +475,13 @@ def test_kernel_cca_with_tol_zero_on_exactly_singular_gram_matrices():
         res.correlations, [math.sqrt(2 / 2.5) * math.sqrt(1 / 1.5), 0.0], atol=1e-12
     )
     assert np.all(np.isfinite(res.alpha1)) and np.all(np.isfinite(res.alpha2))
+
+
+@pytest.mark.parametrize("view", [1, 2])
+def test_a_singular_view_is_named_with_its_covariance(view):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 2))
+    singular = np.c_[X[:, 0], 2.0 * X[:, 0]]  # linearly dependent columns
+    args = (singular, X) if view == 1 else (X, singular)
+    with pytest.raises(ValueError, match=rf"^X{view} gives a singular C_{view}{view}"):
+        linear_cca(*args)

@@ -59,3 +59,9 @@ def test_finite_feature_map_follows_the_convention_on_a_symmetric_set():
     # the same map for the mirrored data set (the Gram matrix reversed): ties resolved alike
     Phi_mirror = finite_feature_map(K[::-1, ::-1])
     np.testing.assert_allclose(np.abs(Phi_mirror[::-1]), np.abs(Phi), atol=1e-10)
+
+
+def test_the_tie_tolerance_is_a_relative_1e_8():
+    # 1.5e-8 apart (relative): not a tie, the larger leads; 0.5e-8 apart: a tie, the first leads
+    assert sign_convention(np.array([[-2.0], [2.0 * (1 + 1.5e-8)]]))[0][1, 0] > 0
+    assert sign_convention(np.array([[-2.0], [2.0 * (1 + 0.5e-8)]]))[0][0, 0] > 0

@@ -1,11 +1,14 @@
 """Tests of the shared validation helpers: one wording for every function."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels_ref import _validation as v
+from kernels_ref.exceptions import NotPSDWarning
 
 
 def test_check_labels_accepts_plus_minus_one_and_returns_floats():
@@ -335,3 +338,13 @@ def test_the_not_psd_warning_points_at_the_caller_of_the_package():
             call()
         (warning,) = [w for w in caught if w.category is NotPSDWarning]
         assert warning.filename == __file__
+
+
+@pytest.mark.parametrize("ratio, warns", [(0.5, False), (1.5, True)])
+def test_the_psd_rule_is_an_eigenvalue_below_minus_1e_9_times_the_largest_entry(ratio, warns):
+    # K = diag(1, -ratio * 1e-9): its smallest eigenvalue is -ratio * 1e-9 * max|K|
+    K = np.diag([1.0, -ratio * 1e-9])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        v.check_gram(K)
+    assert any(issubclass(w.category, NotPSDWarning) for w in caught) == warns
