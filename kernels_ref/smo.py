@@ -206,7 +206,8 @@ def working_sets(alpha, y, C):
 
 
 def _working_sets(alpha, y, C):
-    """:func:`working_sets` without validation (the solver's inner use)."""
+    r""":math:`I_{up}` (may move in the direction :math:`y_t`) and :math:`I_{low}` (in the
+    direction :math:`-y_t`) as masks: :func:`working_sets` without its input checks."""
     pos = y > 0
     below = alpha < C
     above = alpha > 0
@@ -248,7 +249,8 @@ def _check_mask(mask, name, n):
 
 
 def _optimality_gap(v, up, low):
-    """:func:`optimality_gap` without validation (the solver's inner use)."""
+    r""":math:`m - M = \max_{I_{up}} v_t - \min_{I_{low}} v_t`: :func:`optimality_gap`
+    without its input checks."""
     m = np.max(v, where=up, initial=-np.inf)
     M = np.min(v, where=low, initial=np.inf)
     return float(m - M)
