@@ -200,3 +200,11 @@ def test_rectangular_gaussian_gram_matrix_entry_by_entry(sigma):
     # more than one block of rows (the block is 128 rows)
     Xb = np.repeat(X, 50, axis=0)
     np.testing.assert_allclose(gaussian_kernel(Xb, Y, sigma=sigma), np.repeat(K, 50, axis=0))
+
+
+def test_default_parameters_are_the_specified_ones():
+    # SPEC: polynomial_kernel(X, Y=None, degree=2, c=1.0), sigmoid_kernel(..., gamma=1.0, c=0.0)
+    X = np.array([[1.0, -2.0], [0.5, 3.0], [-1.0, 0.0]])
+    G = X @ X.T
+    np.testing.assert_allclose(polynomial_kernel(X), (1.0 + G) ** 2, rtol=1e-14)
+    np.testing.assert_allclose(sigmoid_kernel(X), np.tanh(G), rtol=1e-14)

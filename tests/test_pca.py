@@ -419,3 +419,24 @@ def test_transform_tolerance_is_relative_to_the_scale_of_k(scale):
     K_close = K.copy()
     K_close[0, 0] += 1e-13 * len(K) * largest
     assert transform(res, K[:2], K_close).shape == (2, 1)
+
+
+def test_variance_ratios_sum_to_one_whatever_the_scale_and_are_zero_without_variance():
+    X = 1e-3 * np.array([[-1.0, 0.0], [3.0, 0.0], [-1.0, -1.0], [-1.0, 1.0]])  # trace C < 1
+    assert linear_pca(X).explained_variance_ratio.sum() == pytest.approx(1.0, rel=1e-12)
+    ratio = linear_pca(np.ones((4, 2))).explained_variance_ratio  # trace C = 0
+    np.testing.assert_array_equal(ratio, [0.0, 0.0])
+
+
+@pytest.mark.parametrize("relative_change, accepted", [(0.5e-10, True), (1.5e-10, False)])
+def test_transform_accepts_k_train_only_up_to_a_relative_1e_10(relative_change, accepted):
+    X = np.array([[-1.0, 0.0], [3.0, 0.0], [-1.0, -1.0], [-1.0, 1.0]])
+    K = linear_kernel(X)
+    res = kernel_pca(K)
+    changed = K.copy()
+    changed[0, 0] += relative_change * np.max(np.abs(K)) * len(K)  # column mean moves by it
+    if accepted:
+        transform(res, K[:1], changed)
+    else:
+        with pytest.raises(ValueError, match=r"^K_train is not the Gram matrix"):
+            transform(res, K[:1], changed)
