@@ -10,6 +10,7 @@ No test sets ``max_examples`` itself; expensive tests take a fraction of the pro
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # deadline=None: the solvers' running time varies with the problem drawn, and a timing is not
@@ -24,3 +25,20 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture
+def psd_tests(monkeypatch):
+    """The sizes of the full PSD tests (Cholesky factorisations) that ``check_gram`` runs
+    during the test, in order: for checking that a public function validates once."""
+    from kernels_ref import _validation
+
+    sizes = []
+    factorise = _validation._has_cholesky
+
+    def counting(K, shift):
+        sizes.append(len(K))
+        return factorise(K, shift)
+
+    monkeypatch.setattr(_validation, "_has_cholesky", counting)
+    return sizes

@@ -422,44 +422,31 @@ def test_results_are_frozen():
 # --- validated once, warned once ------------------------------------------------------------
 
 
-def _psd_tests_and_warnings(monkeypatch, call):
-    from kernels_ref import _validation
-
-    calls = []
-    original = _validation._has_cholesky
-
-    def counting(K, shift):
-        calls.append(len(K))
-        return original(K, shift)
-
-    monkeypatch.setattr(_validation, "_has_cholesky", counting)
+def _not_psd_warnings(call):
+    """The names of the matrices reported by NotPSDWarning during ``call()``."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         call()
-    names = [str(w.message).split()[0] for w in caught if w.category is NotPSDWarning]
-    return calls, names
+    return [str(w.message).split()[0] for w in caught if w.category is NotPSDWarning]
 
 
 @pytest.mark.parametrize("center", [True, False])
-def test_kernel_cca_tests_each_gram_matrix_once_and_warns_once(monkeypatch, center):
+def test_kernel_cca_tests_each_gram_matrix_once_and_warns_once(psd_tests, center):
     rng = np.random.default_rng(3)
     X1, X2 = rng.normal(size=(15, 2)), rng.normal(size=(15, 2))
     K1, K2 = gaussian_kernel(X1), np.tanh(2.0 * X2 @ X2.T - 1.0)  # K2 is not PSD
-    calls, names = _psd_tests_and_warnings(
-        monkeypatch, lambda: kernel_cca(K1, K2, 0.1, 1, center=center)
-    )
-    assert calls == [15, 15] and names == ["K2"]
+    names = _not_psd_warnings(lambda: kernel_cca(K1, K2, 0.1, 1, center=center))
+    assert psd_tests == [15, 15] and names == ["K2"]
 
 
-def test_kernel_cca_transform_runs_no_psd_test(monkeypatch):
+def test_kernel_cca_transform_runs_no_psd_test(psd_tests):
     rng = np.random.default_rng(4)
     X1, X2 = rng.normal(size=(12, 2)), rng.normal(size=(12, 2))
     K1, K2 = gaussian_kernel(X1), gaussian_kernel(X2)
     res = kernel_cca(K1, K2, 0.1, 1)
-    calls, names = _psd_tests_and_warnings(
-        monkeypatch, lambda: kernel_cca_transform(K1[:3], K1, res.alpha1)
-    )
-    assert calls == [] and names == []
+    psd_tests.clear()
+    names = _not_psd_warnings(lambda: kernel_cca_transform(K1[:3], K1, res.alpha1))
+    assert psd_tests == [] and names == []
 
 
 def test_kernel_cca_with_tol_zero_on_exactly_singular_gram_matrices():

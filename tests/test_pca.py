@@ -360,30 +360,14 @@ def _not_psd_warnings(call):
     return out, [str(w.message).split()[0] for w in caught if w.category is NotPSDWarning]
 
 
-def _count_psd_tests(monkeypatch):
-    """Count the full PSD tests (Cholesky factorisations) that check_gram runs."""
-    from kernels_ref import _validation
-
-    calls = []
-    original = _validation._has_cholesky
-
-    def counting(K, shift):
-        calls.append(len(K))
-        return original(K, shift)
-
-    monkeypatch.setattr(_validation, "_has_cholesky", counting)
-    return calls
-
-
-def test_kernel_pca_warns_once_and_tests_psd_once(monkeypatch):
+def test_kernel_pca_warns_once_and_tests_psd_once(psd_tests):
     X = random_data(0, 12, 2)
     K = np.tanh(2.0 * X @ X.T - 1.0)  # a sigmoid "kernel": not PSD
-    calls = _count_psd_tests(monkeypatch)
     res, names = _not_psd_warnings(lambda: kernel_pca(K, 1))
-    assert names == ["K"] and calls == [12]
-    calls.clear()
+    assert names == ["K"] and psd_tests == [12]
+    psd_tests.clear()
     _, names = _not_psd_warnings(lambda: transform(res, K[:3], K))
-    assert names == [] and calls == []  # K_train is only read for its column means
+    assert names == [] and psd_tests == []  # K_train is only read for its column means
 
 
 def test_transform_accepts_a_recomputed_k_train_and_rejects_another(monkeypatch):

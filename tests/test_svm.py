@@ -707,40 +707,29 @@ def test_soft_margin_l1_rejects_a_non_bool_shrinking(shrinking):
         soft_margin_l1(K3, Y3, 1.0, shrinking=shrinking)
 
 
-def _psd_tests_and_warnings(monkeypatch, call):
-    from kernels_ref import _validation
-
-    calls = []
-    original = _validation._has_cholesky
-
-    def counting(K, shift):
-        calls.append(len(K))
-        return original(K, shift)
-
-    monkeypatch.setattr(_validation, "_has_cholesky", counting)
+def _not_psd_warnings(call):
+    """The NotPSDWarning warnings of ``call()`` (convergence warnings ignored)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         warnings.simplefilter("ignore", ConvergenceWarning)
         call()
-    return calls, [w for w in caught if w.category is NotPSDWarning]
+    return [w for w in caught if w.category is NotPSDWarning]
 
 
 @pytest.mark.parametrize("name", ["soft_margin_l1", "soft_margin_l2", "lambda_svm", "nu_svm"])
-def test_a_fit_tests_k_once_and_warns_once(monkeypatch, name):
+def test_a_fit_tests_k_once_and_warns_once(psd_tests, name):
     X, y = overlapping(3, 20)
     K = gaussian_kernel(X, sigma=2.0) - 0.05 * np.eye(len(y))  # lambda_min < 0: not PSD
     assert np.linalg.eigvalsh(K)[0] < -0.01
-    calls, caught = _psd_tests_and_warnings(monkeypatch, lambda: FITS[name](K, y, max_iter=2000))
-    assert calls == [len(y)] and len(caught) == 1
+    caught = _not_psd_warnings(lambda: FITS[name](K, y, max_iter=2000))
+    assert psd_tests == [len(y)] and len(caught) == 1
     assert str(caught[0].message).startswith("K is not")
 
 
-def test_kkt_violation_tests_k_once_and_warns_once(monkeypatch):
+def test_kkt_violation_tests_k_once_and_warns_once(psd_tests):
     K = np.array([[1.0, 2.0], [2.0, 1.0]])
-    calls, caught = _psd_tests_and_warnings(
-        monkeypatch, lambda: kkt_violation([1.0, 1.0], K, [1.0, -1.0])
-    )
-    assert calls == [2] and len(caught) == 1
+    caught = _not_psd_warnings(lambda: kkt_violation([1.0, 1.0], K, [1.0, -1.0]))
+    assert psd_tests == [2] and len(caught) == 1
 
 
 # --- nu-SVM: KKT violation at a non-optimal point, nu = nu_max ---------------------------------
