@@ -568,8 +568,11 @@ def _smo(K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, 
 
 
 def _warn_if_not_converged(violation, tol, max_iter):
-    """The warning of an SMO run that stopped at ``max_iter`` with m - M > ``tol``; it points
-    at the caller of the function that called this one, as before (``stacklevel=3``)."""
+    """The warning of an SMO run that stopped at ``max_iter`` with m - M > ``tol``.
+
+    ``stacklevel=3`` points at the caller of the function that calls this one: the caller of
+    :func:`smo_textbook`; for :func:`_smo`, :func:`smo` or the learner that called it.
+    """
     if violation > tol:
         warnings.warn(
             f"SMO stopped at its iteration limit max_iter={max_iter} with m - M = "
