@@ -53,7 +53,15 @@ import numpy as np
 from ._validation import check_array, check_bool, check_gram, check_max_iter, check_positive
 from .exceptions import ConvergenceWarning
 
-__all__ = ["AugmentedGram", "SMOResult", "TiledGram", "optimality_gap", "smo", "working_sets"]
+__all__ = [
+    "AugmentedGram",
+    "SMOResult",
+    "TiledGram",
+    "optimality_gap",
+    "smo",
+    "smo_textbook",
+    "working_sets",
+]
 
 INF = float("inf")
 
@@ -416,6 +424,120 @@ def smo(
     )  # fmt: skip
 
 
+def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=False):
+    r"""SMO as chapter 7 states it: the algorithm of :func:`smo`, written to be read.
+
+    Minimise :math:`F(\alpha) = \tfrac12\alpha^\top Q\alpha + p^\top\alpha` subject to
+    :math:`y^\top\alpha = \Delta`, :math:`0 \le \alpha \le C`, where
+    :math:`Q_{ij} = y_iy_j\tilde K_{ij}`; write :math:`v = -y \circ (Q\alpha + p)`.
+    While :math:`m(\alpha) - M(\alpha) > \varepsilon`, take the pair of Fan, Chen & Lin
+    (2005), WSS 2, and make the analytic step along it, clipped to the box:
+
+    .. math::
+
+        i = \arg\max_{t \in I_{up}} v_t, \qquad
+        j = \arg\max_{t \in I_{low},\, b_{it} > 0} \frac{b_{it}^2}{\bar a_{it}}, \qquad
+        b_{it} = v_i - v_t, \qquad
+        a_{it} = \tilde K_{ii} + \tilde K_{tt} - 2\tilde K_{it},
+
+        \delta = \min\Big(\frac{b_{ij}}{\bar a_{ij}},\ \bar C_i,\ \bar C_j\Big), \quad
+        \alpha_i \mathrel{+}= y_i\delta, \quad \alpha_j \mathrel{-}= y_j\delta, \quad
+        v \leftarrow v - \delta(\tilde K_{i\cdot} - \tilde K_{j\cdot}),
+
+    with :math:`\bar a_{it} = a_{it}` if :math:`a_{it} > 0`, else :math:`\tau` =
+    :data:`TAU` (LIBSVM's rule for a non-positive curvature), and :math:`\bar C_i`,
+    :math:`\bar C_j` the room left to :math:`\alpha_i`, :math:`\alpha_j` in their
+    direction of motion (a variable clipped to a bound is set to it exactly).
+
+    Source: the algorithm "SMO with second-order working-set selection" of chapter 7;
+    Platt (1998); Fan, Chen & Lin (2005), WSS 2; Chang & Lin (2011), §4. No shrinking,
+    no tiling, no caching, no two-constraint variant: :func:`smo` is the same algorithm,
+    engineered. Given the same pair, both make the same floating-point operations on
+    ``alpha`` and ``v``, so they follow the same path, unless two scores
+    :math:`b_{it}^2 / \bar a_{it}` tie to round-off (:func:`smo` computes
+    :math:`2b_{it}^2 / (a_{it} + \tau)`) or the pair chosen has
+    :math:`b_{ij} \le \varepsilon < m - M` (:func:`smo` then takes the maximal
+    violating pair).
+
+    Parameters
+    ----------
+    K : ndarray, shape (N, N)
+        :math:`\tilde K`, symmetric (checked as by :func:`smo`).
+    y, p, C, alpha0, tol, max_iter
+        As for :func:`smo`.
+    record : bool
+        Record the working sets: also return the pairs :math:`(i, j)` of the iterations,
+        in order (:math:`\alpha_i` moved by :math:`y_i\delta`, :math:`\alpha_j` by
+        :math:`-y_j\delta`).
+
+    Returns
+    -------
+    SMOResult
+        As from :func:`smo`; ``grad``, ``objective`` and ``violation`` are computed
+        afresh at the end. (A stopping test passed on the updated :math:`v` is confirmed
+        on :math:`v` computed afresh, as in :func:`smo`.)
+    pairs : list of (int, int)
+        Only with ``record=True``.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When ``max_iter`` is reached before :math:`m - M \le` ``tol``.
+
+    Raises
+    ------
+    ValueError
+        On bad input (as :func:`smo`), and when a pair has :math:`a_{ij} \le 0` and no
+        bound in its way (infinite :math:`C`): :math:`F` is unbounded below along it.
+
+    Examples
+    --------
+    Two points, one per class: :math:`\alpha_1 = \alpha_2 = 2/\|x_1 - x_2\|^2`.
+
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0]])
+    >>> y, p = np.array([1.0, -1.0]), -np.ones(2)
+    >>> res, pairs = smo_textbook(X @ X.T, y, p, np.inf, tol=1e-12, record=True)
+    >>> res.alpha, res.n_iter, res.converged, pairs
+    (array([0.5, 0.5]), 1, True, [(0, 1)])
+    """
+    K, y, p, C, alpha = _check_problem(K, y, p, C, alpha0)
+    tol = check_positive(tol, "tol")
+    max_iter = check_max_iter(max_iter, default=max(10**6, 100 * len(y)))
+    record = check_bool(record, "record")
+    diag, pairs = K.diagonal(), []
+    v = _scores(K, y, p, alpha)  # v = -y * (Q alpha + p)
+    for n_iter in range(max_iter + 1):
+        up, low = _working_sets(alpha, y, C)  # I_up, I_low
+        if _optimality_gap(v, up, low) <= tol:  # m - M <= tol on the updated v,
+            v = _scores(K, y, p, alpha)  # confirmed on v computed afresh
+            if _optimality_gap(v, up, low) <= tol:
+                break
+        if n_iter == max_iter:
+            break
+        i = int(np.argmax(np.where(up, v, -np.inf)))  # v_i = m(alpha)
+        b = v[i] - v  # b_it
+        a = diag[i] + diag - 2.0 * K[i]  # a_it
+        a_bar = np.where(a > 0.0, a, TAU)
+        j = int(np.argmax(np.where(low & (b > 0.0), b**2 / a_bar, -np.inf)))
+        ij = [i, j]
+        s = np.array([y[i], -y[j]])  # alpha_i moves by y_i delta, alpha_j by -y_j delta
+        end = np.where(s > 0.0, C[ij], 0.0)  # the bound each one moves towards
+        C_bar = s * (end - alpha[ij])  # the room left: C-bar_i, C-bar_j
+        if a[j] <= 0.0 and np.all(C_bar == INF):
+            raise _unbounded(f"curvature a_ij = {a[j]:.3g} <= 0 along a pair")
+        delta = min(b[j] / a_bar[j], *C_bar)
+        alpha[ij] = np.where(C_bar == delta, end, alpha[ij] + s * delta)
+        v -= delta * (K[i] - K[j])
+        pairs.append((i, j))
+    v = _scores(K, y, p, alpha)
+    violation = _optimality_gap(v, *_working_sets(alpha, y, C))
+    _warn_if_not_converged(violation, tol, max_iter)
+    grad = -y * v
+    objective = 0.5 * float(alpha @ (grad + p))
+    res = SMOResult(alpha, grad, objective, violation, n_iter, violation <= tol)
+    return (res, pairs) if record else res
+
+
 def _smo(K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, shrinking=True):
     """:func:`smo` without validation: for the learners, which validated their own input.
 
@@ -439,16 +561,25 @@ def _smo(K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, 
             raise _unbounded(f"m - M = {violation}")
         if violation <= tol or n_iter >= max_iter or n_iter == before:
             break
+    _warn_if_not_converged(violation, tol, max_iter)
+    grad = -y * act.v
+    objective = 0.5 * float(alpha @ (grad + p))
+    return SMOResult(alpha, grad, objective, violation, n_iter, violation <= tol)
+
+
+def _warn_if_not_converged(violation, tol, max_iter):
+    """The warning of an SMO run that stopped at ``max_iter`` with m - M > ``tol``.
+
+    ``stacklevel=3`` points at the caller of the function that calls this one: the caller of
+    :func:`smo_textbook`; for :func:`_smo`, :func:`smo` or the learner that called it.
+    """
     if violation > tol:
         warnings.warn(
             f"SMO stopped at its iteration limit max_iter={max_iter} with m - M = "
             f"{violation:.3g} > tol = {tol:.3g}",
             ConvergenceWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-    grad = -y * act.v
-    objective = 0.5 * float(alpha @ (grad + p))
-    return SMOResult(alpha, grad, objective, violation, n_iter, violation <= tol)
 
 
 class _ActiveSet:

@@ -778,6 +778,19 @@ SMO_ROWS = [
         ],
     ),
     Row(
+        "smo.smo_textbook",
+        smo.smo_textbook,
+        lambda: {"K": K, "y": Y, "p": -np.ones(6), "C": 1.0, "alpha0": np.zeros(6), "tol": 1e-6},
+        {"K": GRAM, "y": vector(), "p": vector(), "alpha0": vector(optional=True)},
+        {"C": "pos_inf", "tol": "pos", "record": "bool"},
+        iteration="max_iter",
+        extra=[
+            *SMO_Y,
+            ("alpha0 above C", {"alpha0": np.full(6, 2.0)}, ValueError, r"^alpha0 must"),
+            ("C of 5 values", {"C": np.ones(5)}, ValueError, r"^C must"),
+        ],
+    ),
+    Row(
         "smo.working_sets",
         smo.working_sets,
         lambda: {"alpha": np.zeros(6), "y": Y, "C": 1.0},

@@ -3,7 +3,9 @@
 Exact small problems first, then properties of the solution on random problems (KKT,
 feasibility, an exact gradient, optimality against random feasible points), then the
 instances that go through a matrix-like object (TiledGram for SVR, AugmentedGram), checked
-against the same problem written with an explicit matrix and against cvxpy.
+against the same problem written with an explicit matrix and against cvxpy. Then the
+textbook solver of chapter 7, ``smo_textbook``: the same answers as ``smo`` and, where
+no round-off can decide, the same working sets.
 """
 
 import warnings
@@ -11,7 +13,7 @@ import warnings
 import cvxpy as cp
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
@@ -23,6 +25,7 @@ from kernels_ref.smo import (
     TiledGram,
     optimality_gap,
     smo,
+    smo_textbook,
     working_sets,
 )
 
@@ -366,6 +369,149 @@ def test_bad_input_names_the_argument(kwargs, name):
             smo(**args)
 
 
+# --- the textbook solver: the same algorithm as smo -----------------------------------
+
+
+def test_textbook_two_points_closed_form():
+    # smo's docstring example: alpha_1 = alpha_2 = 2 / ||x_1 - x_2||^2 = 1/2, one step
+    X = np.array([[0.0, 0.0], [2.0, 0.0]])
+    res, pairs = smo_textbook(
+        X @ X.T, np.array([1.0, -1.0]), -np.ones(2), np.inf, tol=1e-12, record=True
+    )
+    assert isinstance(res, SMOResult)
+    assert res.alpha.tolist() == [0.5, 0.5] and res.n_iter == 1 and res.converged
+    assert pairs == [(0, 1)]
+    # x2 = (3, 4): alpha_t = 2 / 25, objective -(2a - a^2 25 / 2); C = 0.05: clipped
+    X = np.array([[0.0, 0.0], [3.0, 4.0]])
+    res = smo_textbook(X @ X.T, np.array([1.0, -1.0]), -np.ones(2), np.inf, tol=1e-14)
+    np.testing.assert_allclose(res.alpha, [0.08, 0.08], rtol=1e-14)
+    assert res.objective == pytest.approx(-(2 * 0.08 - 0.5 * 0.08**2 * 25), rel=1e-14)
+    res = smo_textbook(X @ X.T, np.array([1.0, -1.0]), -np.ones(2), 0.05, tol=1e-14)
+    assert res.alpha.tolist() == [0.05, 0.05] and res.violation <= 0
+
+
+def test_textbook_three_points_on_a_line():
+    # the case of test_three_points_on_a_line: alpha = (2, 2, 0), G = (-1, 1, 5)
+    X = np.array([[0.0], [1.0], [3.0]])
+    y = np.array([-1.0, 1.0, 1.0])
+    res = smo_textbook(X @ X.T, y, -np.ones(3), np.inf, tol=1e-14)
+    np.testing.assert_allclose(res.alpha, [2.0, 2.0, 0.0], atol=1e-13)
+    np.testing.assert_allclose(res.grad, [-1.0, 1.0, 5.0], atol=1e-12)
+
+
+def test_textbook_records_one_pair_per_iteration_and_warns_at_its_limit():
+    K, y = random_problem(0, 50)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        res, pairs = smo_textbook(K, y, -np.ones(50), 10.0, max_iter=3, record=True)
+    assert res.n_iter == 3 and not res.converged and len(pairs) == 3
+    assert all(type(i) is int and type(j) is int and i != j for i, j in pairs)
+    assert isinstance(smo_textbook(K, y, -np.ones(50), 10.0), SMOResult)  # record=False
+
+
+def test_textbook_keeps_the_starting_point_delta():
+    K, y = random_problem(3, 20)
+    alpha0 = np.where(y > 0, 0.3, 0.0)
+    res = smo_textbook(K, y, -np.ones(20), 1.0, alpha0, tol=1e-10)
+    assert res.converged
+    assert y @ res.alpha == pytest.approx(y @ alpha0, rel=1e-12)
+    assert res.objective == pytest.approx(
+        smo(K, y, -np.ones(20), 1.0, alpha0, tol=1e-10).objective, rel=1e-9
+    )
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(4, 60),
+    C=st.sampled_from([0.1, 1.0, 10.0, np.inf]),
+    kernel=st.sampled_from(["gaussian", "linear"]),
+)
+def test_textbook_and_fast_solver_give_the_same_objective_and_decision_values(
+    seed,
+    n,
+    C,
+    kernel,
+):
+    # C = inf only where the hard margin is bounded: well separated classes
+    K, y = random_problem(seed, n, kernel, overlap=0.5 if np.isfinite(C) else 3.0)
+    p = -np.ones(n)
+    book = smo_textbook(K, y, p, C, tol=1e-10)
+    assert book.converged and book.violation <= 1e-10
+    violation = independent_violation(K, y, p, C, book.alpha)
+    assert violation == pytest.approx(book.violation, abs=1e-9)
+    for shrinking in (False, True):
+        fast = smo(K, y, p, C, tol=1e-10, shrinking=shrinking)
+        assert book.objective == pytest.approx(fast.objective, rel=1e-9)
+        f_book, f_fast = K @ (book.alpha * y), K @ (fast.alpha * y)
+        np.testing.assert_allclose(f_book, f_fast, atol=1e-7)
+
+
+def replayed_pairs(K, y, p, C, tol, n_steps):
+    """The first ``n_steps`` pairs of ``smo(shrinking=False)``, and the iterates before.
+
+    As chapter 7 replays the solver: the run stopped after ``k`` iterations differs from
+    the run stopped after ``k - 1`` exactly in the pair of step ``k``; ``i`` is the
+    index moved by ``+y_i delta``. (A step moves both: it is positive, and in these
+    tests far larger than the round-off of either variable.)
+    """
+    iterates, pairs = [np.zeros(len(y))], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for k in range(1, n_steps + 1):
+            res = smo(K, y, p, C, tol=tol, max_iter=k, shrinking=False)
+            if res.n_iter < k:  # converged in fewer steps
+                break
+            alpha = res.alpha
+            step = y * (alpha - iterates[-1])
+            (i,), (j,) = np.flatnonzero(step > 0), np.flatnonzero(step < 0)
+            pairs.append((int(i), int(j)))
+            iterates.append(alpha)
+    return pairs, iterates[: len(pairs)]
+
+
+def wss2_state(K, y, p, C, alpha):
+    """At ``alpha``, computed here from the definitions: the two largest scores
+    b_it^2 / a-bar_it over the candidates t of WSS 2, and b_ij of the best one."""
+    v = -(K @ (alpha * y)) - y * p  # -y * G with G = y * (K (alpha * y)) + p
+    up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+    low = ((y < 0) & (alpha < C)) | ((y > 0) & (alpha > 0))
+    i = np.flatnonzero(up)[np.argmax(v[up])]
+    b = v[i] - v
+    a = K[i, i] + np.diag(K) - 2 * K[i]
+    score = np.where(low & (b > 0), b**2 / np.where(a > 0, a, TAU), -np.inf)
+    first, second = np.sort(score)[::-1][:2]
+    return first, second, b[np.argmax(score)]
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(4, 60),
+    C=st.sampled_from([1.0, 10.0, np.inf]),
+)
+def test_textbook_and_fast_solver_choose_the_same_working_sets(seed, n, C):
+    # Gaussian kernel of continuous random data: exact ties have probability 0. Both
+    # solvers take i by argmax over the same floating-point v (bit for bit while the
+    # pairs agree), but arrange the score of j differently (b^2 / a-bar against
+    # 2 b^2 / (a + tau)): a near-tie of two scores, detected on the iterates, may go
+    # either way and skips the example. By design smo departs from WSS 2 at a pair with
+    # b_ij <= tol < m - M (it takes the maximal violating pair): the sequences are
+    # compared up to the first iterate where b_ij <= 2 tol (a margin for the round-off
+    # of recomputing v here).
+    K, y = random_problem(seed, n, "gaussian")  # K positive definite: bounded for any C
+    p, tol = -np.ones(n), 1e-10
+    book, pairs = smo_textbook(K, y, p, C, tol=tol, record=True)
+    n_steps = min(book.n_iter, 200)
+    fast_pairs, iterates = replayed_pairs(K, y, p, C, tol, n_steps)
+    compared = n_steps
+    for k, alpha in enumerate(iterates):
+        first, second, b_ij = wss2_state(K, y, p, C, alpha)
+        if b_ij <= 2 * tol:
+            compared = k
+            assert fast_pairs[k][0] == pairs[k][0]  # the same i, whichever rule picks j
+            break
+        assume(first - second > 1e-9 * first)
+    assert fast_pairs[:compared] == pairs[:compared]
+
+
 # --- no hang, no silent answer: unbounded duals, non-finite states, iteration limits ---------
 
 NOT_PSD = np.array([[1.0, 2.0], [2.0, 1.0]])  # eigenvalues -1 and 3
@@ -394,17 +540,23 @@ def sigmoid_problem(n=40):
     return np.tanh(X @ X.T - 1.0), y
 
 
-def test_negative_curvature_with_infinite_bounds_raises_at_once(time_limit):
-    # a_12 = K_11 + K_22 - 2 K_12 = -2 and b_12 = 2: the objective -2t - t^2 has no minimum
-    with pytest.warns(NotPSDWarning), pytest.raises(ValueError, match=r"^K: the dual .* unbounded"):
-        smo(NOT_PSD, np.array([1.0, -1.0]), -np.ones(2), np.inf)
+@pytest.mark.parametrize("solver", [smo, smo_textbook])
+def test_negative_curvature_with_infinite_bounds_raises_at_once(time_limit, solver):
+    # a_12 = K_11 + K_22 - 2 K_12 = -2 and b_12 = 2: -2t - t^2 has no minimum
+    unbounded = pytest.raises(ValueError, match=r"^K: the dual .* unbounded")
+    with pytest.warns(NotPSDWarning), unbounded:
+        solver(NOT_PSD, np.array([1.0, -1.0]), -np.ones(2), np.inf)
 
 
+@pytest.mark.parametrize("solver", [smo, smo_textbook])
 @pytest.mark.parametrize("max_iter", [None, 100, 2000])
-def test_diverging_iterates_on_a_sigmoid_gram_matrix_raise_instead_of_hanging(time_limit, max_iter):
+def test_diverging_iterates_on_a_sigmoid_gram_matrix_raise_instead_of_hanging(
+    time_limit, max_iter, solver
+):
     K, y = sigmoid_problem()
-    with pytest.warns(NotPSDWarning), pytest.raises(ValueError, match=r"^K: the dual .* unbounded"):
-        smo(K, y, -np.ones(len(y)), np.inf, max_iter=max_iter)
+    unbounded = pytest.raises(ValueError, match=r"^K: the dual .* unbounded")
+    with pytest.warns(NotPSDWarning), unbounded:
+        solver(K, y, -np.ones(len(y)), np.inf, max_iter=max_iter)
 
 
 @pytest.mark.parametrize("fit", ["hard_margin", "soft_margin_l2"])
@@ -419,12 +571,16 @@ def test_svm_on_a_sigmoid_gram_matrix_raises_instead_of_hanging(time_limit, fit)
             getattr(svm, fit)(*args, max_iter=2000)
 
 
-def test_same_sigmoid_problem_with_finite_bounds_is_bounded_and_stops(time_limit):
+@pytest.mark.parametrize("solver", [smo, smo_textbook])
+def test_same_sigmoid_problem_with_finite_bounds_is_bounded_and_stops(
+    time_limit,
+    solver,
+):
     K, y = sigmoid_problem()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotPSDWarning)
         warnings.simplefilter("ignore", ConvergenceWarning)
-        res = smo(K, y, -np.ones(len(y)), 1.0, max_iter=5000)
+        res = solver(K, y, -np.ones(len(y)), 1.0, max_iter=5000)
     assert np.all(np.isfinite(res.alpha)) and np.all((res.alpha >= 0) & (res.alpha <= 1))
     assert res.n_iter <= 5000
 
