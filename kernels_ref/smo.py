@@ -396,12 +396,20 @@ def smo(
     ConvergenceWarning
         When ``max_iter`` is reached before :math:`m - M \le` ``tol``.
 
+    Raises
+    ------
+    ValueError
+        For bad input (naming the argument), and, naming ``K``, when the iterates prove the
+        objective unbounded below (possible only with infinite bounds): a pair with negative
+        curvature and no bound in the way, an iterate started at 0 with
+        :math:`\alpha^\top Q\alpha < 0`, or an overflow.
+
     Notes
     -----
-    A problem whose objective is unbounded below (possible only with infinite bounds: the hard
-    margin on data that are not separable) never meets the stopping rule; the caller must
-    establish beforehand that the problem is bounded (:func:`kernels_ref.svm.hard_margin`
-    does).
+    A flat direction (:math:`a_{ij} = 0`, e.g. two copies of a point with opposite labels in a
+    hard margin) is unbounded too, but gives no such proof in floating point: the iterates grow
+    by :math:`b_{ij}/\tau` per step until ``max_iter``. :func:`kernels_ref.svm.hard_margin`
+    detects it by its margin bound and raises :class:`~kernels_ref.exceptions.NotSeparableError`.
 
     Examples
     --------
