@@ -391,11 +391,6 @@ def smo(
     -------
     SMOResult
 
-    Warns
-    -----
-    ConvergenceWarning
-        When ``max_iter`` is reached before :math:`m - M \le` ``tol``.
-
     Raises
     ------
     ValueError
@@ -403,6 +398,11 @@ def smo(
         objective unbounded below (possible only with infinite bounds): a pair with negative
         curvature and no bound in the way, an iterate started at 0 with
         :math:`\alpha^\top Q\alpha < 0`, or an overflow.
+
+    Warns
+    -----
+    ConvergenceWarning
+        When ``max_iter`` is reached before :math:`m - M \le` ``tol``.
 
     Notes
     -----
