@@ -472,3 +472,13 @@ def test_a_singular_view_is_named_with_its_covariance(view):
     args = (singular, X) if view == 1 else (X, singular)
     with pytest.raises(ValueError, match=rf"^X{view} gives a singular C_{view}{view}"):
         linear_cca(*args)
+
+
+def test_kernel_cca_rank_is_relative_to_the_largest_eigenvalue():
+    # Uncentred K1 with eigenvalues 1e4, 1, 1e-9 (and 0): 1e-9 is below tol = 1e-10 times the
+    # largest (1e-6), so the rank is 2 whatever the scale of K1.
+    Q, _ = np.linalg.qr(np.random.default_rng(5).normal(size=(4, 4)))
+    K1 = (Q * [1e4, 1.0, 1e-9, 0.0]) @ Q.T
+    K1 = (K1 + K1.T) / 2
+    res = kernel_cca(K1, np.eye(4), reg=0.1, center=False)
+    assert res.rank1 == 2 and res.rank2 == 4
