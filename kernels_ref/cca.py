@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._linalg import sign_convention
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_bool,
@@ -42,8 +43,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class CCAResult:
+@dataclass(frozen=True, repr=False)
+class CCAResult(ShortRepr):
     r"""Linear CCA: canonical correlations and directions, one column per pair.
 
     The canonical variates of new points ``X1_new`` are ``(X1_new - mean1) @ w1``.
@@ -74,8 +75,8 @@ class CCAResult:
     residual: float
 
 
-@dataclass(frozen=True)
-class KernelCCAResult:
+@dataclass(frozen=True, repr=False)
+class KernelCCAResult(ShortRepr):
     r"""Kernel CCA: canonical correlations and dual coefficients, one column per pair.
 
     The canonical variates of the training points are ``K1c @ alpha1`` with ``K1c`` the

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._linalg import sign_convention
+from ._results import ShortRepr
 from ._validation import (
     PSD_RTOL,
     check_array,
@@ -363,8 +364,8 @@ def _center_test_gram(K_test, train_means):
 # --- chapter 13: kernel k-means and kernel nearest neighbours ---------------------------------
 
 
-@dataclass(frozen=True)
-class KernelKMeansResult:
+@dataclass(frozen=True, repr=False)
+class KernelKMeansResult(ShortRepr):
     r"""Kernel k-means: the partition found and the history of the objective.
 
     Attributes

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._linalg import sign_convention
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_gram,
@@ -43,8 +44,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class KernelPCAResult:
+@dataclass(frozen=True, repr=False)
+class KernelPCAResult(ShortRepr):
     r"""Kernel PCA: dual coefficients and variances of the leading components.
 
     Attributes
@@ -79,8 +80,8 @@ class KernelPCAResult:
     train_means: np.ndarray
 
 
-@dataclass(frozen=True)
-class LinearPCAResult:
+@dataclass(frozen=True, repr=False)
+class LinearPCAResult(ShortRepr):
     r"""Classical PCA: principal directions and their variances.
 
     The coordinates of new points ``X_new`` are ``(X_new - mean) @ components``.

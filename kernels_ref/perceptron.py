@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_gram,
@@ -53,8 +54,8 @@ __all__ = [
 BIAS_UPDATES = ("R2", "unit", None)
 
 
-@dataclass(frozen=True)
-class PerceptronPrimalResult:
+@dataclass(frozen=True, repr=False)
+class PerceptronPrimalResult(ShortRepr):
     """Run of the primal perceptron; decision function f(x) = <w, x> + b.
 
     Attributes
@@ -79,8 +80,8 @@ class PerceptronPrimalResult:
     history: np.ndarray
 
 
-@dataclass(frozen=True)
-class PerceptronDualResult:
+@dataclass(frozen=True, repr=False)
+class PerceptronDualResult(ShortRepr):
     """Run of the dual perceptron; decision function f(x) = sum_i alpha_i y_i K(x_i, x) + b.
 
     Attributes

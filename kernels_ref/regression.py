@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_bool,
@@ -569,8 +570,8 @@ def kernel_ridge_span(K_xu, K_uu, y, lam):
     return np.linalg.lstsq(A, b, rcond=None)[0]
 
 
-@dataclass(frozen=True)
-class SpanDecomposition:
+@dataclass(frozen=True, repr=False)
+class SpanDecomposition(ShortRepr):
     r"""Orthogonal decomposition :math:`f = f_S + f_\perp` of :math:`f = \sum_j c_j K(u_j, \cdot)`.
 
     Attributes
@@ -643,8 +644,8 @@ def span_decomposition(coef, K_uu, n_span):
 # --- support vector regression (chapter 10) --------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SVRResult:
+@dataclass(frozen=True, repr=False)
+class SVRResult(ShortRepr):
     r"""Solution of the :math:`\varepsilon`-SVR dual; :math:`f(x) = \sum_i (\alpha_i -
     \alpha_i^*) K(x_i, x) + b`.
 
