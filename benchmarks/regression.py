@@ -37,13 +37,8 @@ from sklearn.svm import SVR
 
 from kernels_ref.cvx import svr_dual
 from kernels_ref.kernels import gaussian_kernel
-from kernels_ref.regression import (
-    kernel_ridge,
-    kernel_ridge_objective,
-    kernel_ridge_predict,
-    svr,
-    svr_predict,
-)
+from kernels_ref.ridge import kernel_ridge, kernel_ridge_objective, kernel_ridge_predict
+from kernels_ref.svr import svr, svr_predict
 
 SIGMA, LAM, C, EPSILON = 2.0, 1.0, 10.0, 0.1
 

@@ -82,8 +82,8 @@ from ._validation import (
     check_test_gram,
 )
 from .exceptions import NotSeparableError
-from .regression import SVRResult
 from .svm import SVMResult, _kkt_violation
+from .svr import SVRResult
 
 __all__ = [
     "REFERENCE_OPTIONS",
@@ -1131,7 +1131,7 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
     Returns
     -------
     PrimalResult
-        ``dual`` is an :class:`~kernels_ref.regression.SVRResult` whose ``alpha`` and
+        ``dual`` is an :class:`~kernels_ref.svr.SVRResult` whose ``alpha`` and
         ``alpha_star`` are the multipliers of the two tube constraints.
 
     Raises

@@ -41,9 +41,11 @@ from kernels_ref import (
     losses,
     pca,
     perceptron,
-    regression,
+    representer,
+    ridge,
     smo,
     svm,
+    svr,
 )
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
@@ -91,7 +93,7 @@ def _fit_pca():
 
 
 def _fit_svr():
-    return regression.svr(K, T, 1.0, 0.5)
+    return svr.svr(K, T, 1.0, 0.5)
 
 
 def _primal():
@@ -595,115 +597,117 @@ ROWS = [
         },
         {"center": "bool"},
     ),
-    # regression
+    # representer
     Row(
-        "regression.kernel_ridge",
-        regression.kernel_ridge,
-        lambda: {"K": K, "y": T, "lam": 0.5, "n_scaled": False},
-        {"K": GRAM, "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
-    ),
-    Row(
-        "regression.kernel_ridge_predict",
-        regression.kernel_ridge_predict,
-        lambda: {"alpha": ALPHA, "K_test": KT},
-        {"alpha": vector(), "K_test": matrix()},
-    ),
-    Row(
-        "regression.ridge_primal",
-        regression.ridge_primal,
-        lambda: {"X": X, "y": T, "lam": 0.5},
-        {"X": data(), "y": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.rkhs_norm",
-        regression.rkhs_norm,
+        "representer.rkhs_norm",
+        representer.rkhs_norm,
         lambda: {"alpha": ALPHA, "K": K, "squared": True},
         {"K": GRAM, "alpha": vector()},
         {"squared": "bool"},
     ),
     Row(
-        "regression.kernel_ridge_objective",
-        regression.kernel_ridge_objective,
-        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": True},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
-    ),
-    Row(
-        "regression.kernel_ridge_gradient",
-        regression.kernel_ridge_gradient,
-        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": False},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
-    ),
-    Row(
-        "regression.lam_mean_to_sum",
-        regression.lam_mean_to_sum,
-        lambda: {"lam": 0.1, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
-    ),
-    Row(
-        "regression.lam_sum_to_mean",
-        regression.lam_sum_to_mean,
-        lambda: {"lam": 0.5, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
-    ),
-    Row(
-        "regression.kernel_ridge_lagrange",
-        regression.kernel_ridge_lagrange,
-        lambda: {"K": K, "y": T, "lam": 0.5},
-        {"K": GRAM, "y": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.kernel_ridge_lagrange_objective",
-        regression.kernel_ridge_lagrange_objective,
-        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.kernel_ridge_lagrange_predict",
-        regression.kernel_ridge_lagrange_predict,
-        lambda: {"K": K, "y": T, "lam": 0.5, "K_test": KT},
-        {"K": GRAM, "y": vector(), "K_test": matrix()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.ridge_weights_from_lagrange",
-        regression.ridge_weights_from_lagrange,
-        lambda: {"X": X, "alpha": ALPHA, "lam": 0.5},
-        {"X": data(), "alpha": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.kernel_ridge_span",
-        regression.kernel_ridge_span,
+        "representer.kernel_ridge_span",
+        representer.kernel_ridge_span,
         lambda: {"K_xu": (1.0 + X @ X[:4].T) ** 2, "K_uu": K[:4, :4], "y": T, "lam": 0.5},
         {"K_uu": GRAM, "K_xu": Role("matrix", (1,)), "y": vector(samples=None)},
         {"lam": "pos"},
         extra=[("y length", {"y": T[:5]}, ValueError, r"\by\b")],
     ),
     Row(
-        "regression.span_decomposition",
-        regression.span_decomposition,
+        "representer.span_decomposition",
+        representer.span_decomposition,
         lambda: {"coef": T, "K_uu": K, "n_span": 4},
         {"K_uu": GRAM, "coef": vector()},
         {"n_span": "int1"},
         extra=[("n_span > n", {"n_span": 7}, ValueError, r"^n_span")],
     ),
+    # ridge
     Row(
-        "regression.svr",
-        regression.svr,
+        "ridge.kernel_ridge",
+        ridge.kernel_ridge,
+        lambda: {"K": K, "y": T, "lam": 0.5, "n_scaled": False},
+        {"K": GRAM, "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "ridge.kernel_ridge_predict",
+        ridge.kernel_ridge_predict,
+        lambda: {"alpha": ALPHA, "K_test": KT},
+        {"alpha": vector(), "K_test": matrix()},
+    ),
+    Row(
+        "ridge.ridge_primal",
+        ridge.ridge_primal,
+        lambda: {"X": X, "y": T, "lam": 0.5},
+        {"X": data(), "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.kernel_ridge_objective",
+        ridge.kernel_ridge_objective,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": True},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "ridge.kernel_ridge_gradient",
+        ridge.kernel_ridge_gradient,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": False},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "ridge.lam_mean_to_sum",
+        ridge.lam_mean_to_sum,
+        lambda: {"lam": 0.1, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "ridge.lam_sum_to_mean",
+        ridge.lam_sum_to_mean,
+        lambda: {"lam": 0.5, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "ridge.kernel_ridge_lagrange",
+        ridge.kernel_ridge_lagrange,
+        lambda: {"K": K, "y": T, "lam": 0.5},
+        {"K": GRAM, "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.kernel_ridge_lagrange_objective",
+        ridge.kernel_ridge_lagrange_objective,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.kernel_ridge_lagrange_predict",
+        ridge.kernel_ridge_lagrange_predict,
+        lambda: {"K": K, "y": T, "lam": 0.5, "K_test": KT},
+        {"K": GRAM, "y": vector(), "K_test": matrix()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.ridge_weights_from_lagrange",
+        ridge.ridge_weights_from_lagrange,
+        lambda: {"X": X, "alpha": ALPHA, "lam": 0.5},
+        {"X": data(), "alpha": vector()},
+        {"lam": "pos"},
+    ),
+    # svr
+    Row(
+        "svr.svr",
+        svr.svr,
         lambda: {"K": K, "y": T, "C": 1.0, "epsilon": 0.5, "tol": 1e-8, "shrinking": True},
         {"K": GRAM, "y": vector()},
         {"C": "pos", "epsilon": "nonneg", "tol": "pos", "shrinking": "bool"},
         iteration="max_iter",
     ),
     Row(
-        "regression.svr_predict",
-        regression.svr_predict,
+        "svr.svr_predict",
+        svr.svr_predict,
         lambda: {"result": _fit_svr(), "K_test": KT},
         {"K_test": matrix(samples=None)},
         results=("result",),
@@ -1089,8 +1093,8 @@ def test_other_input_types_give_the_float64_answer(row, variant):
 def test_the_table_covers_every_public_function():
     import inspect
 
-    modules = [bounds, cca, cvx, feature_space, kernels, losses, pca, perceptron, regression, smo]
-    modules.append(svm)
+    modules = [bounds, cca, cvx, feature_space, kernels, losses, pca, perceptron, representer]
+    modules += [ridge, smo, svm, svr]
     public = {
         f"{m.__name__.split('.')[-1]}.{name}"
         for m in modules
