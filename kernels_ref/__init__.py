@@ -8,7 +8,7 @@ build them with :mod:`kernels_ref.kernels`, then pass ``K`` (and ``K_test`` of s
 Modules
 -------
 kernels        Kernels and Gram matrices, positive semi-definiteness.
-feature_space  Feature maps, distances, centring, nearest centroid, kernel k-means and k-NN.
+feature_space  Feature maps, distances, centring, nearest centroid.
 representer    The representer theorem: fits over a larger span, the orthogonal split, RKHS norms.
 perceptron     The perceptron, primal and dual (kernel) forms; the perceptron criterion.
 losses         Loss functions of the margin (classification) and of the residual (regression).
@@ -21,12 +21,14 @@ cvx            cvxpy reference solutions (primal and dual) of every SVM and SVR 
                imported on demand (``from kernels_ref import cvx``), as it loads cvxpy.
 pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
+clustering     Kernel k-means and kernel k-nearest neighbours.
 exceptions     The dedicated exception and warnings.
 """
 
 from . import (
     bounds,
     cca,
+    clustering,
     exceptions,
     feature_space,
     kernels,
@@ -49,6 +51,7 @@ __all__ = [
     "NotSeparableError",
     "bounds",
     "cca",
+    "clustering",
     "exceptions",
     "feature_space",
     "kernels",

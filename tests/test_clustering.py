@@ -1,4 +1,4 @@
-"""Tests of kernel k-means and kernel k-nearest neighbours (kernels_ref.feature_space)."""
+"""Tests of kernels_ref.clustering: kernel k-means and kernel k-nearest neighbours."""
 
 import warnings
 
@@ -7,15 +7,14 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from kernels_ref.exceptions import ConvergenceWarning
-from kernels_ref.feature_space import (
+from kernels_ref.clustering import (
     KernelKMeansResult,
     cluster_mean_distances,
-    distance_to_set,
     kernel_kmeans,
     kernel_knn_predict,
-    polynomial_feature_map,
 )
+from kernels_ref.exceptions import ConvergenceWarning
+from kernels_ref.feature_space import distance_to_set, polynomial_feature_map
 from kernels_ref.kernels import gaussian_kernel, linear_kernel, polynomial_kernel
 
 seeds = st.integers(0, 2**32 - 1)
@@ -417,7 +416,7 @@ class _SpyGenerator:
 
 
 def test_kmeans_plus_plus_draws_each_seed_with_probability_proportional_to_d2():
-    from kernels_ref.feature_space import _initial_labels
+    from kernels_ref.clustering import _initial_labels
 
     x = np.array([0.0, 1.0, 3.0, 7.0])
     K = np.outer(x, x)
@@ -433,7 +432,7 @@ def test_kmeans_plus_plus_draws_each_seed_with_probability_proportional_to_d2():
 def test_kmeans_plus_plus_second_seed_frequencies():
     # Statistically, with numpy's generator: from points 0, 1, 3 (linear kernel) and a first
     # seed drawn uniformly, P(second seed = x_j) = mean_i d^2(x_i, x_j) / sum_k d^2(x_i, x_k).
-    from kernels_ref.feature_space import _initial_labels
+    from kernels_ref.clustering import _initial_labels
 
     x = np.array([0.0, 1.0, 3.0])
     K = np.outer(x, x)
