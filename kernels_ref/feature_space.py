@@ -12,15 +12,18 @@ points :math:`t_a` and ``n`` training points :math:`x_i`; ``diag_test[a] = k(t_a
 
 import itertools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from ._linalg import sign_convention
+from ._results import ShortRepr
 from ._validation import (
     PSD_RTOL,
     check_array,
     check_bool,
     check_gram,
+    check_instance,
     check_integer,
     check_labels,
     check_real,
@@ -30,12 +33,14 @@ from ._validation import (
 from .kernels import gaussian_kernel
 
 __all__ = [
+    "NearestCentroidResult",
     "center_gram",
     "center_test_gram",
     "distance_to_set",
     "finite_feature_map",
     "gaussian_distance",
     "kernel_distance",
+    "nearest_centroid",
     "nearest_centroid_decision",
     "polynomial_feature_dimension",
     "polynomial_feature_map",
@@ -244,7 +249,53 @@ def distance_to_set(K_test, diag_test, K_set):
     return np.sqrt(np.maximum(d2, 0.0))
 
 
-def nearest_centroid_decision(K_test, K_train, y):
+@dataclass(frozen=True, repr=False)
+class NearestCentroidResult(ShortRepr):
+    r"""The nearest-centroid classifier fitted by :func:`nearest_centroid`.
+
+    Attributes
+    ----------
+    y : ndarray, shape (n,)
+        Training labels in {-1, +1}; they say which columns of ``K_test`` belong to
+        :math:`S_+` and :math:`S_-`.
+    b : float
+        :math:`\frac{1}{|S_-|^2} \sum_{S_- \times S_-} K - \frac{1}{|S_+|^2}
+        \sum_{S_+ \times S_+} K`.
+    """
+
+    y: np.ndarray
+    b: float
+
+
+def nearest_centroid(K, y):
+    r"""Fit the nearest-centroid (mean, "Euclidean") classifier: the labels and the intercept
+    :math:`b` of :func:`nearest_centroid_decision`.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix of the training points.
+    y : array_like, shape (n,)
+        Labels in {-1, +1}; :math:`S_\pm = \{x_i : y_i = \pm 1\}`.
+
+    Returns
+    -------
+    NearestCentroidResult
+
+    Examples
+    --------
+    >>> K = np.array([[1.0, 0.0], [0.0, 4.0]])
+    >>> nearest_centroid(K, [1, -1])
+    NearestCentroidResult(y=<array (2,) float64>, b=3)
+    """
+    K = check_gram(K)
+    y = check_labels(y, K.shape[0])
+    plus, minus = y > 0, y < 0
+    b = K[np.ix_(minus, minus)].mean() - K[np.ix_(plus, plus)].mean()
+    return NearestCentroidResult(y=y, b=float(b))
+
+
+def nearest_centroid_decision(result, K_test):
     r"""Decision function of the nearest-centroid (mean, "Euclidean") classifier.
 
     .. math::
@@ -263,23 +314,26 @@ def nearest_centroid_decision(K_test, K_train, y):
 
     Parameters
     ----------
+    result : NearestCentroidResult
+        From :func:`nearest_centroid`: the labels and :math:`b`.
     K_test : array_like, shape (m, n)
-    K_train : array_like, shape (n, n)
-    y : array_like, shape (n,)
-        Labels in {-1, +1}; :math:`S_\pm = \{x_i : y_i = \pm 1\}`.
+        ``K_test[a, i] = K(t_a, x_i)``.
 
     Returns
     -------
     f : ndarray, shape (m,)
         Positive where the barycentre of the class +1 is the closer.
+
+    Examples
+    --------
+    >>> K = np.array([[1.0, 0.0], [0.0, 4.0]])
+    >>> nearest_centroid_decision(nearest_centroid(K, [1, -1]), K).tolist()
+    [5.0, -5.0]
     """
-    K_train = check_gram(K_train, "K_train")
-    n = K_train.shape[0]
-    K_test = check_test_gram(K_test, n)
-    y = check_labels(y, n)
-    plus, minus = y > 0, y < 0
-    b = K_train[np.ix_(minus, minus)].mean() - K_train[np.ix_(plus, plus)].mean()
-    return 2.0 * K_test[:, plus].mean(axis=1) - 2.0 * K_test[:, minus].mean(axis=1) + b
+    result = check_instance(result, NearestCentroidResult, "result", "nearest_centroid")
+    K_test = check_test_gram(K_test, result.y.shape[0])
+    plus, minus = result.y > 0, result.y < 0
+    return 2.0 * K_test[:, plus].mean(axis=1) - 2.0 * K_test[:, minus].mean(axis=1) + result.b
 
 
 def center_gram(K):

@@ -282,10 +282,19 @@ ROWS = [
         extra=[("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test")],
     ),
     Row(
+        "feature_space.nearest_centroid",
+        feature_space.nearest_centroid,
+        lambda: {"K": K, "y": Y},
+        GRAM_Y,
+    ),
+    Row(
         "feature_space.nearest_centroid_decision",
         feature_space.nearest_centroid_decision,
-        lambda: {"K_test": KT, "K_train": K, "y": Y},
-        {"K_train": GRAM, "K_test": matrix(), "y": LABELS},
+        lambda: {"result": feature_space.nearest_centroid(K, Y), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
     ),
     Row("feature_space.center_gram", feature_space.center_gram, lambda: {"K": K}, {"K": GRAM}),
     Row(
