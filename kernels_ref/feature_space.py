@@ -292,7 +292,7 @@ def nearest_centroid(K, y):
     y = check_labels(y, K.shape[0])
     plus, minus = y > 0, y < 0
     b = K[np.ix_(minus, minus)].mean() - K[np.ix_(plus, plus)].mean()
-    return NearestCentroidResult(y=y, b=float(b))
+    return NearestCentroidResult(y=y.copy(), b=float(b))
 
 
 def nearest_centroid_decision(result, K_test):

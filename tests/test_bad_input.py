@@ -372,9 +372,11 @@ ROWS = [
     Row(
         "perceptron.perceptron_dual_decision",
         perceptron.perceptron_dual_decision,
-        lambda: {"alpha": np.array([1.0, 0, 0, 1, 0, 0]), "y": Y, "b": -1.0, "K_test": KT},
-        {"alpha": vector(), "y": LABELS, "K_test": matrix()},
-        {"b": "real"},
+        lambda: {"result": perceptron.perceptron_dual(K, Y), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
     ),
     Row(
         "perceptron.perceptron_criterion",
