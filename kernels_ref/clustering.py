@@ -5,7 +5,7 @@ distance from a point to a cluster barycentre, :math:`d(x_i, m_c)^2 = K_{ii} -
 \frac{2}{|c|} \sum_{j \in c} K_{ij} + \frac{1}{|c|^2} \sum_{j, l \in c} K_{jl}`
 (:func:`cluster_mean_distances`), drives kernel k-means (:func:`kernel_kmeans`), and the
 feature-space distance of :func:`kernels_ref.feature_space.kernel_distance` the k-nearest
-neighbours (:func:`kernel_knn_predict`).
+neighbours (:func:`kernel_knn`, then :func:`kernel_knn_predict`).
 
 ``K_test`` and ``diag_test`` follow the conventions of :mod:`kernels_ref.feature_space`.
 """
@@ -17,14 +17,23 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import ShortRepr
-from ._validation import check_array, check_gram, check_integer, check_labels
+from ._validation import (
+    check_array,
+    check_gram,
+    check_instance,
+    check_integer,
+    check_labels,
+    check_test_gram,
+)
 from .exceptions import ConvergenceWarning
 from .feature_space import kernel_distance
 
 __all__ = [
     "KernelKMeansResult",
+    "KernelKNNResult",
     "cluster_mean_distances",
     "kernel_kmeans",
+    "kernel_knn",
     "kernel_knn_predict",
 ]
 
@@ -292,7 +301,55 @@ def kernel_kmeans(K, n_clusters, n_init=10, max_iter=100, rng=None, init=None):
     )
 
 
-def kernel_knn_predict(K_test, diag_test, diag_train, y_train, k):
+@dataclass(frozen=True, repr=False)
+class KernelKNNResult(ShortRepr):
+    r"""Kernel k-nearest neighbours fitted by :func:`kernel_knn`: what the vote needs.
+
+    Attributes
+    ----------
+    diag_train : ndarray, shape (n,)
+        :math:`k(x_i, x_i)`, the diagonal of the training Gram matrix.
+    y : ndarray, shape (n,)
+        Training labels in {-1, +1}.
+    k : int
+        Number of neighbours, in [1, n].
+    """
+
+    diag_train: np.ndarray
+    y: np.ndarray
+    k: int
+
+
+def kernel_knn(K, y, k):
+    r"""Fit kernel k-nearest neighbours: keep the labels, :math:`k` and the diagonal
+    :math:`k(x_i, x_i)` of the training Gram matrix, all that :func:`kernel_knn_predict` needs.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix of the training points.
+    y : array_like, shape (n,)
+        Labels in {-1, +1}.
+    k : int
+        Number of neighbours, in [1, n].
+
+    Returns
+    -------
+    KernelKNNResult
+
+    Examples
+    --------
+    >>> kernel_knn(np.eye(3), [1, -1, 1], k=1)
+    KernelKNNResult(diag_train=<array (3,) float64>, y=<array (3,) float64>, k=1)
+    """
+    K = check_gram(K)
+    n = K.shape[0]
+    y = check_labels(y, n)
+    k = check_integer(k, "k", 1, n)
+    return KernelKNNResult(diag_train=np.diag(K).copy(), y=y.copy(), k=k)
+
+
+def kernel_knn_predict(result, K_test, diag_test):
     r"""Kernel k-nearest-neighbours classification: majority vote of the :math:`k` training
     points nearest in feature space.
 
@@ -308,16 +365,13 @@ def kernel_knn_predict(K_test, diag_test, diag_train, y_train, k):
 
     Parameters
     ----------
+    result : KernelKNNResult
+        From :func:`kernel_knn`: the labels, :math:`k` and :math:`K(x_i, x_i)`.
     K_test : array_like, shape (m, n)
         ``K_test[a, i] = k(t_a, x_i)``.
     diag_test : array_like, shape (m,)
-        ``k(t_a, t_a)``.
-    diag_train : array_like, shape (n,)
-        ``k(x_i, x_i)``.
-    y_train : array_like, shape (n,)
-        Labels in {-1, +1}.
-    k : int
-        Number of neighbours, in [1, n].
+        ``k(t_a, t_a)``: the distance needs it and ``K_test`` does not hold it, so it is the
+        one argument beyond ``(result, K_test)`` of the package's prediction convention.
 
     Returns
     -------
@@ -330,16 +384,15 @@ def kernel_knn_predict(K_test, diag_test, diag_train, y_train, k):
     >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
     >>> y = np.array([-1.0, -1.0, 1.0, 1.0])
     >>> T = np.array([[0.4], [2.6]])
-    >>> kernel_knn_predict(linear_kernel(T, X), (T**2).ravel(), (X**2).ravel(), y, k=3)
+    >>> knn = kernel_knn(linear_kernel(X), y, k=3)
+    >>> kernel_knn_predict(knn, linear_kernel(T, X), (T**2).ravel())
     array([-1.,  1.])
     """
-    K_test = check_array(K_test, "K_test")
-    m, n = K_test.shape
-    diag_test = check_array(diag_test, "diag_test", ndim=1, n_rows=m)
-    diag_train = check_array(diag_train, "diag_train", ndim=1, n_rows=n)
-    y = check_labels(y_train, n, name="y_train")
-    k = check_integer(k, "k", 1, n)
-    D2 = kernel_distance(K_test, diag_test, diag_train, squared=True)
+    result = check_instance(result, KernelKNNResult, "result", "kernel_knn")
+    y, k = result.y, result.k
+    K_test = check_test_gram(K_test, y.shape[0])
+    diag_test = check_array(diag_test, "diag_test", ndim=1, n_rows=K_test.shape[0])
+    D2 = kernel_distance(K_test, diag_test, result.diag_train, squared=True)
     neighbours = np.argsort(D2, axis=1, kind="stable")[:, :k]
     votes = y[neighbours].sum(axis=1)
     return np.where(votes > 0, 1.0, np.where(votes < 0, -1.0, y[neighbours[:, 0]]))

@@ -330,26 +330,28 @@ ROWS = [
         ],
     ),
     Row(
+        "clustering.kernel_knn",
+        clustering.kernel_knn,
+        lambda: {"K": K, "y": Y, "k": 3},
+        GRAM_Y,
+        {"k": "int1"},
+        extra=[("k > n", {"k": 7}, ValueError, r"^k ")],
+    ),
+    Row(
         "clustering.kernel_knn_predict",
         clustering.kernel_knn_predict,
         lambda: {
+            "result": clustering.kernel_knn(K, Y, 3),
             "K_test": KT,
             "diag_test": np.diag((1.0 + XT @ XT.T) ** 2),
-            "diag_train": np.diag(K),
-            "y_train": Y,
-            "k": 3,
         },
-        {
-            "diag_train": vector(),
-            "K_test": matrix(),
-            "diag_test": vector(samples=None),
-            "y_train": LABELS,
-        },
-        {"k": "int1"},
+        {"K_test": matrix(), "diag_test": vector(samples=None)},
+        results=("result",),
         extra=[
-            ("k > n", {"k": 7}, ValueError, r"^k "),
+            ("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test"),
             ("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test"),
         ],
+        one_sample=False,
     ),
     # perceptron
     Row(
