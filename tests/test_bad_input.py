@@ -597,17 +597,19 @@ ROWS = [
         "cca.kernel_cca_transform",
         cca.kernel_cca_transform,
         lambda: {
+            "result": cca.kernel_cca(K, X @ X.T, reg=0.1, n_components=1),
             "K_test": KT,
-            "K_train": K,
-            "alpha": np.column_stack([ALPHA, T]),
-            "center": True,
+            "view": 1,
         },
-        {
-            "K_train": GRAM_NOPSD,
-            "K_test": matrix(),
-            "alpha": Role("matrix", (0,)),
-        },
-        {"center": "bool"},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[
+            ("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test"),
+            ("view 0", {"view": 0}, ValueError, r"^view"),
+            ("view 3", {"view": 3}, ValueError, r"^view"),
+            ("view str", {"view": "1"}, ValueError, r"^view"),
+        ],
+        one_sample=False,
     ),
     # representer
     Row(
