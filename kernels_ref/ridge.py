@@ -16,12 +16,16 @@ derivation has its own dual variables :math:`\alpha_{VV} = 2\lambda (K + \lambda
 the functions named ``*_lagrange`` use them.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_bool,
     check_gram,
+    check_instance,
     check_integer,
     check_positive,
     check_same_n,
@@ -29,6 +33,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "KernelRidgeResult",
     "kernel_ridge",
     "kernel_ridge_gradient",
     "kernel_ridge_lagrange",
@@ -41,6 +46,26 @@ __all__ = [
     "ridge_primal",
     "ridge_weights_from_lagrange",
 ]
+
+
+@dataclass(frozen=True, repr=False)
+class KernelRidgeResult(ShortRepr):
+    r"""Kernel ridge regression fitted by :func:`kernel_ridge`.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (n,)
+        Dual coefficients, :math:`f = \sum_i \alpha_i K(x_i, \cdot)`: all that
+        :func:`kernel_ridge_predict` needs.
+    lam : float
+        The regularisation :math:`\lambda` as given.
+    n_scaled : bool
+        Whether :math:`n\lambda` (Vert's mean loss) was used instead of :math:`\lambda`.
+    """
+
+    alpha: np.ndarray
+    lam: float
+    n_scaled: bool
 
 
 def _check_ridge(K, y, lam):
@@ -107,7 +132,7 @@ def _solve_lower_transposed(L, B):
 
 
 def kernel_ridge(K, y, lam, n_scaled=False):
-    r"""Dual coefficients of kernel ridge regression.
+    r"""Kernel ridge regression: its dual coefficients.
 
     .. math::
         \alpha = (K + \lambda I)^{-1} y
@@ -133,22 +158,23 @@ def kernel_ridge(K, y, lam, n_scaled=False):
 
     Returns
     -------
-    alpha : ndarray, shape (n,)
-        :math:`f = \sum_i \alpha_i K(x_i, \cdot)`; predict with :func:`kernel_ridge_predict`.
+    KernelRidgeResult
+        ``alpha``, with :math:`f = \sum_i \alpha_i K(x_i, \cdot)`; predict with
+        :func:`kernel_ridge_predict`.
 
     Examples
     --------
     >>> K = [[2.0, 1.0], [1.0, 2.0]]
-    >>> kernel_ridge(K, [1.0, 0.0], lam=1.0)  # (K + I)^{-1} y = [3, -1] / 8
+    >>> kernel_ridge(K, [1.0, 0.0], lam=1.0).alpha  # (K + I)^{-1} y = [3, -1] / 8
     array([ 0.375, -0.125])
     """
     K, y, lam = _check_ridge(K, y, lam)
     n_scaled = check_bool(n_scaled, "n_scaled")
     shift = len(y) * lam if n_scaled else lam
-    return _solve_shifted(K, shift, y)
+    return KernelRidgeResult(alpha=_solve_shifted(K, shift, y), lam=lam, n_scaled=n_scaled)
 
 
-def kernel_ridge_predict(alpha, K_test):
+def kernel_ridge_predict(result, K_test):
     r"""Predictions of KRR at new points, :math:`f(x) = \sum_i \alpha_i K(x_i, x)`.
 
     .. math:: f = K_{test}\, \alpha
@@ -158,7 +184,8 @@ def kernel_ridge_predict(alpha, K_test):
 
     Parameters
     ----------
-    alpha : array_like, shape (n,)
+    result : KernelRidgeResult
+        From :func:`kernel_ridge`: the dual coefficients :math:`\alpha`.
     K_test : array_like, shape (n_test, n)
         ``K_test[a, i] = K(t_a, x_i)``.
 
@@ -168,12 +195,13 @@ def kernel_ridge_predict(alpha, K_test):
 
     Examples
     --------
-    >>> kernel_ridge_predict([0.375, -0.125], [[2.0, 1.0], [0.0, 1.0]])
+    >>> fit = kernel_ridge([[2.0, 1.0], [1.0, 2.0]], [1.0, 0.0], lam=1.0)  # alpha = [3, -1] / 8
+    >>> kernel_ridge_predict(fit, [[2.0, 1.0], [0.0, 1.0]])
     array([ 0.625, -0.125])
     """
-    alpha = check_array(alpha, "alpha", ndim=1)
-    K_test = check_test_gram(K_test, len(alpha))
-    return K_test @ alpha
+    result = check_instance(result, KernelRidgeResult, "result", "kernel_ridge")
+    K_test = check_test_gram(K_test, len(result.alpha))
+    return K_test @ result.alpha
 
 
 def ridge_primal(X, y, lam):
@@ -186,7 +214,8 @@ def ridge_primal(X, y, lam):
     (:math:`\hat y^{\text{ridge}} = X(X^\top X + \lambda I_p)^{-1} X^\top y`); Valle Vidal,
     *Vector de soporte y métodos de kernel* (2009), "Kernel ridge regression", problem (7).
     With the linear kernel :math:`K = XX^\top`, :math:`w = X^\top \alpha` for
-    :math:`\alpha` = ``kernel_ridge(K, y, lam)``. Solved by Cholesky, a :math:`d \times d` system.
+    :math:`\alpha` = ``kernel_ridge(K, y, lam).alpha``. Solved by Cholesky, a :math:`d \times d`
+    system.
 
     Parameters
     ----------

@@ -646,8 +646,11 @@ ROWS = [
     Row(
         "ridge.kernel_ridge_predict",
         ridge.kernel_ridge_predict,
-        lambda: {"alpha": ALPHA, "K_test": KT},
-        {"alpha": vector(), "K_test": matrix()},
+        lambda: {"result": ridge.kernel_ridge(K, T, 0.5), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
     ),
     Row(
         "ridge.ridge_primal",

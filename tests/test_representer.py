@@ -72,7 +72,7 @@ def test_minimiser_over_a_larger_span_has_no_component_outside_the_training_span
     norm_sq = rkhs_norm(theta, K_uu, squared=True)
     assert d.norm_perp_sq <= 1e-10 * max(norm_sq, 1e-12) + 1e-14
     # f_S is the kernel ridge solution
-    alpha = kernel_ridge(K_uu[: len(X), : len(X)], y, lam)
+    alpha = kernel_ridge(K_uu[: len(X), : len(X)], y, lam).alpha
     np.testing.assert_allclose(d.span[: len(X)], alpha, atol=1e-6 * max(1.0, np.abs(alpha).max()))
 
 
@@ -97,7 +97,7 @@ def test_adding_an_orthogonal_part_keeps_training_values_and_raises_the_objectiv
     lam = 0.3
     K_uu = gaussian_kernel(np.vstack([X, Z]), sigma=1.0)
     n = len(X)
-    alpha = kernel_ridge(K_uu[:n, :n], y, lam)
+    alpha = kernel_ridge(K_uu[:n, :n], y, lam).alpha
     f_S = np.concatenate([alpha, [0.0]])
     g_perp = span_decomposition(np.array([0.0, 0.0, 0.0, 1.0]), K_uu, n_span=n).perp
     best = kernel_ridge_objective(alpha, K_uu[:n, :n], y, lam)
@@ -119,7 +119,7 @@ def test_kernel_ridge_span_handles_repeated_centres():
     K_uu = gaussian_kernel(U, sigma=1.0)
     y = np.array([0.3, -1.0, 0.8])
     theta = kernel_ridge_span(K_uu[:3], K_uu, y, 0.2)
-    alpha = kernel_ridge(K_uu[:3, :3], y, 0.2)
+    alpha = kernel_ridge(K_uu[:3, :3], y, 0.2).alpha
     np.testing.assert_allclose(K_uu[:3] @ theta, K_uu[:3, :3] @ alpha, atol=1e-10)
     d = span_decomposition(theta, K_uu, n_span=3)
     assert abs(d.norm_perp_sq) < 1e-12
