@@ -50,3 +50,26 @@ def test_arrays_of_any_shape_are_summarised():
 
     text = repr(Fit(np.ones((4, 3)), np.array(2.5), 7, "x"))
     assert text == "Fit(A=<array (4, 3) float64>, s=<array () float64>, k=7, name='x')"
+
+
+def test_every_result_dataclass_is_frozen():
+    for cls in result_classes():
+        assert cls.__dataclass_params__.frozen, cls
+
+
+def test_every_prediction_takes_the_result_then_k_test():
+    from kernels_ref import cca, clustering, feature_space, pca, perceptron, ridge, svm, svr
+
+    predictions = [
+        feature_space.nearest_centroid_decision,
+        perceptron.perceptron_dual_decision,
+        svm.decision_function,
+        ridge.kernel_ridge_predict,
+        svr.svr_predict,
+        pca.transform,
+        cca.kernel_cca_transform,
+        clustering.kernel_knn_predict,
+    ]
+    for predict in predictions:
+        names = list(inspect.signature(predict).parameters)
+        assert names[:2] == ["result", "K_test"], (predict.__name__, names)
