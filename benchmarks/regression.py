@@ -37,13 +37,8 @@ from sklearn.svm import SVR
 
 from kernels_ref.cvx import svr_dual
 from kernels_ref.kernels import gaussian_kernel
-from kernels_ref.regression import (
-    kernel_ridge,
-    kernel_ridge_objective,
-    kernel_ridge_predict,
-    svr,
-    svr_predict,
-)
+from kernels_ref.ridge import kernel_ridge, kernel_ridge_objective, kernel_ridge_predict
+from kernels_ref.svr import svr, svr_predict
 
 SIGMA, LAM, C, EPSILON = 2.0, 1.0, 10.0, 0.1
 
@@ -77,11 +72,11 @@ def rel_gap(a, b):
 
 def krr_row(K, y, K_test, repeat):
     n = len(y)
-    t_ours, alpha = best_time(lambda: kernel_ridge(K, y, LAM), repeat)
+    t_ours, fit = best_time(lambda: kernel_ridge(K, y, LAM), repeat)
     t_inv, alpha_inv = best_time(lambda: np.linalg.inv(K + LAM * np.eye(n)) @ y, repeat)
     t_sk, model = best_time(lambda: KernelRidge(kernel="precomputed", alpha=LAM).fit(K, y), repeat)
-    f = kernel_ridge_predict(alpha, K_test)
-    J = kernel_ridge_objective(alpha, K, y, LAM)
+    f = kernel_ridge_predict(fit, K_test)
+    J = kernel_ridge_objective(fit.alpha, K, y, LAM)
     return {
         "ours": t_ours,
         "inv": t_inv,

@@ -8,32 +8,38 @@ build them with :mod:`kernels_ref.kernels`, then pass ``K`` (and ``K_test`` of s
 Modules
 -------
 kernels        Kernels and Gram matrices, positive semi-definiteness.
-feature_space  Feature maps, distances, centring, nearest centroid, kernel k-means and k-NN.
+feature_space  Feature maps, distances, centring, nearest centroid.
+representer    The representer theorem: fits over a larger span, the orthogonal split, RKHS norms.
 perceptron     The perceptron, primal and dual (kernel) forms; the perceptron criterion.
 losses         Loss functions of the margin (classification) and of the residual (regression).
 bounds         Mistake and generalisation bounds (Novikoff).
 svm            Support vector machines: hard margin, soft margins L1/L2, Vert's lambda form, nu-SVM.
 smo            The SMO solver of every SVM dual (second-order working sets, shrinking).
+ridge          Kernel ridge regression, ridge in the input space, Valle Vidal's Lagrangian form.
+svr            Support vector regression (epsilon-insensitive), solved by SMO.
 cvx            cvxpy reference solutions (primal and dual) of every SVM and SVR problem;
                imported on demand (``from kernels_ref import cvx``), as it loads cvxpy.
 pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
-regression     The representer theorem, kernel ridge regression, support vector regression.
+clustering     Kernel k-means and kernel k-nearest neighbours.
 exceptions     The dedicated exception and warnings.
 """
 
 from . import (
     bounds,
     cca,
+    clustering,
     exceptions,
     feature_space,
     kernels,
     losses,
     pca,
     perceptron,
-    regression,
+    representer,
+    ridge,
     smo,
     svm,
+    svr,
 )
 from .exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
@@ -45,13 +51,16 @@ __all__ = [
     "NotSeparableError",
     "bounds",
     "cca",
+    "clustering",
     "exceptions",
     "feature_space",
     "kernels",
     "losses",
     "pca",
     "perceptron",
-    "regression",
+    "representer",
+    "ridge",
     "smo",
     "svm",
+    "svr",
 ]

@@ -323,7 +323,7 @@ def _check_real(value, name):
 def check_epsilon(epsilon, name="epsilon"):
     """The half-width of an epsilon-tube: a finite float >= 0 (0 is least absolute deviations).
 
-    The one rule of the package for :math:`\\varepsilon` (``regression.svr``, ``cvx.svr_*``,
+    The one rule of the package for :math:`\\varepsilon` (``svr.svr``, ``cvx.svr_*``,
     ``losses.epsilon_insensitive_loss``): negative, NaN or infinite values raise.
     """
     return check_real(epsilon, name, low=0.0)

@@ -22,10 +22,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._linalg import sign_convention
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_bool,
     check_gram,
+    check_instance,
     check_integer,
     check_real,
     check_same_n,
@@ -42,8 +44,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class CCAResult:
+@dataclass(frozen=True, repr=False)
+class CCAResult(ShortRepr):
     r"""Linear CCA: canonical correlations and directions, one column per pair.
 
     The canonical variates of new points ``X1_new`` are ``(X1_new - mean1) @ w1``.
@@ -74,8 +76,8 @@ class CCAResult:
     residual: float
 
 
-@dataclass(frozen=True)
-class KernelCCAResult:
+@dataclass(frozen=True, repr=False)
+class KernelCCAResult(ShortRepr):
     r"""Kernel CCA: canonical correlations and dual coefficients, one column per pair.
 
     The canonical variates of the training points are ``K1c @ alpha1`` with ``K1c`` the
@@ -98,6 +100,11 @@ class KernelCCAResult:
     residual : float
         Normwise backward error of the generalised eigenproblem, as in :class:`CCAResult`
         (with :math:`\|K_1\|_2\|K_2\|_2` bounding :math:`\|K_1K_2\|`).
+    center : bool
+        Whether the Gram matrices were centred in feature space.
+    train_means1, train_means2 : ndarray, shape (n,)
+        Column means of the (uncentred) training Gram matrices of the two views:
+        :func:`kernel_cca_transform` centres new points with them when ``center``.
     """
 
     correlations: np.ndarray
@@ -107,6 +114,9 @@ class KernelCCAResult:
     rank1: int
     rank2: int
     residual: float
+    center: bool
+    train_means1: np.ndarray
+    train_means2: np.ndarray
 
 
 def _whitening_factor(C, name, index, reg, tol):
@@ -303,6 +313,7 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     reg = check_real(reg, "reg", low=0.0)
     tol = check_real(tol, "tol", low=0.0)
     center = check_bool(center, "center")
+    means1, means2 = K1.mean(axis=0), K2.mean(axis=0)
     if center:
         K1, K2 = _center_gram(K1), _center_gram(K2)
 
@@ -337,10 +348,12 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
         np.hypot(top1 * (top1 + reg), top2 * (top2 + reg)),
         np.linalg.norm(np.vstack([alpha1, alpha2]), axis=0),
     )
-    return KernelCCAResult(rho, alpha1, alpha2, reg, int(d1.size), int(d2.size), residual)
+    return KernelCCAResult(
+        rho, alpha1, alpha2, reg, int(d1.size), int(d2.size), residual, center, means1, means2
+    )
 
 
-def kernel_cca_transform(K_test, K_train, alpha, center=True):
+def kernel_cca_transform(result, K_test, view):
     r"""Canonical variates of new points, :math:`f(t) = \sum_i \alpha_i \tilde k(x_i, t)`.
 
     .. math::
@@ -348,30 +361,45 @@ def kernel_cca_transform(K_test, K_train, alpha, center=True):
         \qquad w = \sum_i \alpha_i (\Phi(x_i) - m)
 
     with :math:`K'` the test Gram matrix centred on the training barycentre :math:`m`
-    (``center_test_gram``). On the training points this is ``center_gram(K_train) @ alpha``.
+    (``center_test_gram``, from the column means that ``result`` stores), or :math:`K` itself
+    when ``result`` was fitted uncentred. On the training points of the view this is
+    ``center_gram(K_train) @ alpha``.
 
     Source: Valle Vidal (2009), "Análisis de componentes principales (PCA) (3)" (the same
     projection for kernel PCA); Hardoon, Szedmak & Shawe-Taylor (2004), kernel CCA.
 
     Parameters
     ----------
+    result : KernelCCAResult
+        From :func:`kernel_cca`.
     K_test : array_like, shape (m, n)
-        ``K_test[a, i] = k(t_a, x_i)``.
-    K_train : array_like, shape (n, n)
-    alpha : array_like, shape (n, k)
-        Dual coefficients of one view, e.g. ``KernelCCAResult.alpha1``.
-    center : bool
-        Must match the ``center`` used in :func:`kernel_cca`.
+        ``K_test[a, i] = k_j(t_a, x^j_i)``, with the kernel of view ``j``.
+    view : {1, 2}
+        Which view the new points belong to: uses ``alpha1`` and ``train_means1``, or
+        ``alpha2`` and ``train_means2``.
 
     Returns
     -------
     scores : ndarray, shape (m, k)
+
+    Examples
+    --------
+    >>> from kernels_ref.feature_space import center_gram
+    >>> from kernels_ref.kernels import linear_kernel
+    >>> rng = np.random.default_rng(1)
+    >>> X1, X2 = rng.normal(size=(30, 2)), rng.normal(size=(30, 3))
+    >>> K1, K2 = linear_kernel(X1), linear_kernel(X2)
+    >>> res = kernel_cca(K1, K2, reg=0.5)
+    >>> scores = kernel_cca_transform(res, K1, view=1)  # the training points of view 1
+    >>> bool(np.allclose(scores, center_gram(K1) @ res.alpha1))
+    True
     """
-    K_train = check_gram(K_train, "K_train", psd=False)  # only its column means are used
-    n = K_train.shape[0]
-    K_test = check_test_gram(K_test, n)
-    alpha = check_array(alpha, "alpha", ndim=2, n_rows=n)
-    center = check_bool(center, "center")
-    if center:
-        K_test = _center_test_gram(K_test, K_train.mean(axis=0))
+    result = check_instance(result, KernelCCAResult, "result", "kernel_cca")
+    view = check_integer(view, "view", 1, 2)
+    alpha, means = (
+        (result.alpha1, result.train_means1) if view == 1 else (result.alpha2, result.train_means2)
+    )
+    K_test = check_test_gram(K_test, alpha.shape[0])
+    if result.center:
+        K_test = _center_test_gram(K_test, means)
     return K_test @ alpha

@@ -59,9 +59,17 @@ import math
 import warnings
 from dataclasses import dataclass, replace
 
-import cvxpy as cp
 import numpy as np
 
+try:
+    import cvxpy as cp
+except ImportError as exc:  # the package itself needs only NumPy
+    raise ImportError(
+        "kernels_ref.cvx needs cvxpy, an optional dependency of kernels-ref: install it with "
+        "pip install 'kernels-ref[cvx]' (or pip install cvxpy)"
+    ) from exc
+
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_bool,
@@ -74,8 +82,8 @@ from ._validation import (
     check_test_gram,
 )
 from .exceptions import NotSeparableError
-from .regression import SVRResult
 from .svm import SVMResult, _kkt_violation
+from .svr import SVRResult
 
 __all__ = [
     "REFERENCE_OPTIONS",
@@ -113,8 +121,8 @@ _NOT_SOLVED = (
 )
 
 
-@dataclass(frozen=True)
-class PrimalResult:
+@dataclass(frozen=True, repr=False)
+class PrimalResult(ShortRepr):
     r"""Solution of an SVM (or SVR) primal.
 
     The decision function is :math:`f(x) = \langle w, \phi(x)\rangle + b`, with
@@ -1123,7 +1131,7 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
     Returns
     -------
     PrimalResult
-        ``dual`` is an :class:`~kernels_ref.regression.SVRResult` whose ``alpha`` and
+        ``dual`` is an :class:`~kernels_ref.svr.SVRResult` whose ``alpha`` and
         ``alpha_star`` are the multipliers of the two tube constraints.
 
     Raises

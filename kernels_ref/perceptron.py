@@ -27,9 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_gram,
+    check_instance,
     check_integer,
     check_labels,
     check_positive,
@@ -53,8 +55,8 @@ __all__ = [
 BIAS_UPDATES = ("R2", "unit", None)
 
 
-@dataclass(frozen=True)
-class PerceptronPrimalResult:
+@dataclass(frozen=True, repr=False)
+class PerceptronPrimalResult(ShortRepr):
     """Run of the primal perceptron; decision function f(x) = <w, x> + b.
 
     Attributes
@@ -79,14 +81,16 @@ class PerceptronPrimalResult:
     history: np.ndarray
 
 
-@dataclass(frozen=True)
-class PerceptronDualResult:
+@dataclass(frozen=True, repr=False)
+class PerceptronDualResult(ShortRepr):
     """Run of the dual perceptron; decision function f(x) = sum_i alpha_i y_i K(x_i, x) + b.
 
     Attributes
     ----------
     alpha : ndarray, shape (n,)
         Number of mistakes made on each point (whole numbers stored as floats).
+    y : ndarray, shape (n,)
+        Training labels, kept for :func:`perceptron_dual_decision`.
     b : float
     mistakes : int
         Total number of updates, equal to ``alpha.sum()``.
@@ -99,6 +103,7 @@ class PerceptronDualResult:
     """
 
     alpha: np.ndarray
+    y: np.ndarray
     b: float
     mistakes: int
     epochs: int
@@ -245,7 +250,8 @@ def perceptron_dual(K, y, max_epochs=1000, bias_update="R2"):
     Returns
     -------
     PerceptronDualResult
-        ``alpha``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history``.
+        ``alpha``, ``y``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history``: all
+        that :func:`perceptron_dual_decision` needs.
 
     Warns
     -----
@@ -292,11 +298,11 @@ def perceptron_dual(K, y, max_epochs=1000, bias_update="R2"):
                 clean = False
     converged = _finish(clean, max_epochs)
     return PerceptronDualResult(
-        alpha, float(b), len(history), epochs, converged, np.array(history, int)
+        alpha, y.copy(), float(b), len(history), epochs, converged, np.array(history, int)
     )
 
 
-def perceptron_dual_decision(alpha, y, b, K_test):
+def perceptron_dual_decision(result, K_test):
     r"""Decision values of the dual perceptron at new points.
 
     .. math:: f(x) = \sum_{j=1}^n \alpha_j y_j K(x_j, x) + b
@@ -306,11 +312,8 @@ def perceptron_dual_decision(alpha, y, b, K_test):
 
     Parameters
     ----------
-    alpha : array_like, shape (n,)
-        Mistake counts from :func:`perceptron_dual`.
-    y : array_like, shape (n,)
-        Training labels.
-    b : float
+    result : PerceptronDualResult
+        From :func:`perceptron_dual`: the mistake counts ``alpha``, the labels ``y`` and ``b``.
     K_test : array_like, shape (n_test, n)
         :math:`K(x, x_j)` for the new points :math:`x` (rows) and the training points (columns).
 
@@ -321,14 +324,13 @@ def perceptron_dual_decision(alpha, y, b, K_test):
     Examples
     --------
     >>> x = np.array([3.0, 1.0, 4.0, 2.0])
-    >>> perceptron_dual_decision([3, 3, 1, 2], [1, -1, 1, -1], -16.0, np.outer([0.0, 5.0], x))
+    >>> res = perceptron_dual(np.outer(x, x), [1, -1, 1, -1])
+    >>> perceptron_dual_decision(res, np.outer([0.0, 5.0], x))
     array([-16.,  14.])
     """
-    alpha = check_array(alpha, "alpha", ndim=1)
-    y = check_labels(y, n=alpha.shape[0])
-    b = check_real(b, "b")
-    K_test = check_test_gram(K_test, alpha.shape[0])
-    return K_test @ (alpha * y) + b
+    result = check_instance(result, PerceptronDualResult, "result", "perceptron_dual")
+    K_test = check_test_gram(K_test, result.alpha.shape[0])
+    return K_test @ (result.alpha * result.y) + result.b
 
 
 def _check_linear(w, b, X, y):

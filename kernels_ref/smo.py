@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._results import ShortRepr
 from ._validation import check_array, check_bool, check_gram, check_max_iter, check_positive
 from .exceptions import ConvergenceWarning
 
@@ -74,8 +75,8 @@ TAU = 1e-12
 COPY_RATIO = 0.4
 
 
-@dataclass(frozen=True)
-class SMOResult:
+@dataclass(frozen=True, repr=False)
+class SMOResult(ShortRepr):
     """Solution of the general dual returned by :func:`smo`.
 
     Attributes

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._results import ShortRepr
 from ._validation import (
     _real_array,
     check_array,
@@ -57,8 +58,8 @@ __all__ = [
 TOL = 1e-8
 
 
-@dataclass(frozen=True)
-class SVMResult:
+@dataclass(frozen=True, repr=False)
+class SVMResult(ShortRepr):
     r"""Solution of an SVM dual; decision function f(x) = sum_i alpha_i y_i K(x_i, x) + b.
 
     Attributes

@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The tests of each module, beyond its doctests and tests/test_<module>.py.
 EXTRA_TESTS = {
     "svm": ["tests/test_svm_vs_cvxpy.py"],
-    "feature_space": ["tests/test_kernel_kmeans.py"],
-    "regression": ["tests/test_svr.py"],
+    "feature_space": ["tests/test_clustering.py"],
+    "representer": ["tests/test_ridge.py"],
+    "ridge": ["tests/test_representer.py"],
     "_validation": ["tests/test_bad_input.py"],
 }
 

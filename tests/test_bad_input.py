@@ -35,15 +35,18 @@ import pytest
 from kernels_ref import (
     bounds,
     cca,
+    clustering,
     cvx,
     feature_space,
     kernels,
     losses,
     pca,
     perceptron,
-    regression,
+    representer,
+    ridge,
     smo,
     svm,
+    svr,
 )
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 
@@ -91,7 +94,7 @@ def _fit_pca():
 
 
 def _fit_svr():
-    return regression.svr(K, T, 1.0, 0.5)
+    return svr.svr(K, T, 1.0, 0.5)
 
 
 def _primal():
@@ -279,10 +282,19 @@ ROWS = [
         extra=[("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test")],
     ),
     Row(
+        "feature_space.nearest_centroid",
+        feature_space.nearest_centroid,
+        lambda: {"K": K, "y": Y},
+        GRAM_Y,
+    ),
+    Row(
         "feature_space.nearest_centroid_decision",
         feature_space.nearest_centroid_decision,
-        lambda: {"K_test": KT, "K_train": K, "y": Y},
-        {"K_train": GRAM, "K_test": matrix(), "y": LABELS},
+        lambda: {"result": feature_space.nearest_centroid(K, Y), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
     ),
     Row("feature_space.center_gram", feature_space.center_gram, lambda: {"K": K}, {"K": GRAM}),
     Row(
@@ -291,17 +303,18 @@ ROWS = [
         lambda: {"K_test": KT, "K_train": K},
         {"K_train": GRAM_NOPSD, "K_test": matrix()},
     ),
+    # clustering
     Row(
-        "feature_space.cluster_mean_distances",
-        feature_space.cluster_mean_distances,
+        "clustering.cluster_mean_distances",
+        clustering.cluster_mean_distances,
         lambda: {"K": K, "labels": np.array([0, 0, 0, 1, 1, 1]), "n_clusters": 2},
         {"K": GRAM, "labels": Role("cluster_labels")},
         {"n_clusters": ("int1", True)},
         extra=[("n_clusters > n", {"n_clusters": 7}, ValueError, r"^n_clusters")],
     ),
     Row(
-        "feature_space.kernel_kmeans",
-        feature_space.kernel_kmeans,
+        "clustering.kernel_kmeans",
+        clustering.kernel_kmeans,
         lambda: {"K": K, "n_clusters": 2, "n_init": 2, "max_iter": 20, "rng": 0},
         {"K": GRAM},
         {"n_clusters": "int1", "n_init": "int1"},
@@ -317,26 +330,28 @@ ROWS = [
         ],
     ),
     Row(
-        "feature_space.kernel_knn_predict",
-        feature_space.kernel_knn_predict,
+        "clustering.kernel_knn",
+        clustering.kernel_knn,
+        lambda: {"K": K, "y": Y, "k": 3},
+        GRAM_Y,
+        {"k": "int1"},
+        extra=[("k > n", {"k": 7}, ValueError, r"^k ")],
+    ),
+    Row(
+        "clustering.kernel_knn_predict",
+        clustering.kernel_knn_predict,
         lambda: {
+            "result": clustering.kernel_knn(K, Y, 3),
             "K_test": KT,
             "diag_test": np.diag((1.0 + XT @ XT.T) ** 2),
-            "diag_train": np.diag(K),
-            "y_train": Y,
-            "k": 3,
         },
-        {
-            "diag_train": vector(),
-            "K_test": matrix(),
-            "diag_test": vector(samples=None),
-            "y_train": LABELS,
-        },
-        {"k": "int1"},
+        {"K_test": matrix(), "diag_test": vector(samples=None)},
+        results=("result",),
         extra=[
-            ("k > n", {"k": 7}, ValueError, r"^k "),
+            ("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test"),
             ("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test"),
         ],
+        one_sample=False,
     ),
     # perceptron
     Row(
@@ -359,9 +374,11 @@ ROWS = [
     Row(
         "perceptron.perceptron_dual_decision",
         perceptron.perceptron_dual_decision,
-        lambda: {"alpha": np.array([1.0, 0, 0, 1, 0, 0]), "y": Y, "b": -1.0, "K_test": KT},
-        {"alpha": vector(), "y": LABELS, "K_test": matrix()},
-        {"b": "real"},
+        lambda: {"result": perceptron.perceptron_dual(K, Y), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
     ),
     Row(
         "perceptron.perceptron_criterion",
@@ -555,13 +572,10 @@ ROWS = [
     Row(
         "pca.transform",
         pca.transform,
-        lambda: {"result": _fit_pca(), "K_test": KT, "K_train": K},
-        {"K_train": Role("gram_nopsd", None), "K_test": matrix(samples=None)},
+        lambda: {"result": _fit_pca(), "K_test": KT},
+        {"K_test": matrix(samples=None)},
         results=("result",),
-        extra=[
-            ("K_train another", {"K_train": 2.0 * K}, ValueError, r"^K_train is not the Gram"),
-            ("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test"),
-        ],
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
     # cca
@@ -583,127 +597,134 @@ ROWS = [
         "cca.kernel_cca_transform",
         cca.kernel_cca_transform,
         lambda: {
+            "result": cca.kernel_cca(K, X @ X.T, reg=0.1, n_components=1),
             "K_test": KT,
-            "K_train": K,
-            "alpha": np.column_stack([ALPHA, T]),
-            "center": True,
+            "view": 1,
         },
-        {
-            "K_train": GRAM_NOPSD,
-            "K_test": matrix(),
-            "alpha": Role("matrix", (0,)),
-        },
-        {"center": "bool"},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[
+            ("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test"),
+            ("view 0", {"view": 0}, ValueError, r"^view"),
+            ("view 3", {"view": 3}, ValueError, r"^view"),
+            ("view str", {"view": "1"}, ValueError, r"^view"),
+        ],
+        one_sample=False,
     ),
-    # regression
+    # representer
     Row(
-        "regression.kernel_ridge",
-        regression.kernel_ridge,
-        lambda: {"K": K, "y": T, "lam": 0.5, "n_scaled": False},
-        {"K": GRAM, "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
-    ),
-    Row(
-        "regression.kernel_ridge_predict",
-        regression.kernel_ridge_predict,
-        lambda: {"alpha": ALPHA, "K_test": KT},
-        {"alpha": vector(), "K_test": matrix()},
-    ),
-    Row(
-        "regression.ridge_primal",
-        regression.ridge_primal,
-        lambda: {"X": X, "y": T, "lam": 0.5},
-        {"X": data(), "y": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.rkhs_norm",
-        regression.rkhs_norm,
+        "representer.rkhs_norm",
+        representer.rkhs_norm,
         lambda: {"alpha": ALPHA, "K": K, "squared": True},
         {"K": GRAM, "alpha": vector()},
         {"squared": "bool"},
     ),
     Row(
-        "regression.kernel_ridge_objective",
-        regression.kernel_ridge_objective,
-        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": True},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
-    ),
-    Row(
-        "regression.kernel_ridge_gradient",
-        regression.kernel_ridge_gradient,
-        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": False},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
-    ),
-    Row(
-        "regression.lam_mean_to_sum",
-        regression.lam_mean_to_sum,
-        lambda: {"lam": 0.1, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
-    ),
-    Row(
-        "regression.lam_sum_to_mean",
-        regression.lam_sum_to_mean,
-        lambda: {"lam": 0.5, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
-    ),
-    Row(
-        "regression.kernel_ridge_lagrange",
-        regression.kernel_ridge_lagrange,
-        lambda: {"K": K, "y": T, "lam": 0.5},
-        {"K": GRAM, "y": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.kernel_ridge_lagrange_objective",
-        regression.kernel_ridge_lagrange_objective,
-        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.kernel_ridge_lagrange_predict",
-        regression.kernel_ridge_lagrange_predict,
-        lambda: {"K": K, "y": T, "lam": 0.5, "K_test": KT},
-        {"K": GRAM, "y": vector(), "K_test": matrix()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.ridge_weights_from_lagrange",
-        regression.ridge_weights_from_lagrange,
-        lambda: {"X": X, "alpha": ALPHA, "lam": 0.5},
-        {"X": data(), "alpha": vector()},
-        {"lam": "pos"},
-    ),
-    Row(
-        "regression.kernel_ridge_span",
-        regression.kernel_ridge_span,
+        "representer.kernel_ridge_span",
+        representer.kernel_ridge_span,
         lambda: {"K_xu": (1.0 + X @ X[:4].T) ** 2, "K_uu": K[:4, :4], "y": T, "lam": 0.5},
         {"K_uu": GRAM, "K_xu": Role("matrix", (1,)), "y": vector(samples=None)},
         {"lam": "pos"},
         extra=[("y length", {"y": T[:5]}, ValueError, r"\by\b")],
     ),
     Row(
-        "regression.span_decomposition",
-        regression.span_decomposition,
+        "representer.span_decomposition",
+        representer.span_decomposition,
         lambda: {"coef": T, "K_uu": K, "n_span": 4},
         {"K_uu": GRAM, "coef": vector()},
         {"n_span": "int1"},
         extra=[("n_span > n", {"n_span": 7}, ValueError, r"^n_span")],
     ),
+    # ridge
     Row(
-        "regression.svr",
-        regression.svr,
+        "ridge.kernel_ridge",
+        ridge.kernel_ridge,
+        lambda: {"K": K, "y": T, "lam": 0.5, "n_scaled": False},
+        {"K": GRAM, "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "ridge.kernel_ridge_predict",
+        ridge.kernel_ridge_predict,
+        lambda: {"result": ridge.kernel_ridge(K, T, 0.5), "K_test": KT},
+        {"K_test": matrix(samples=None)},
+        results=("result",),
+        extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
+        one_sample=False,
+    ),
+    Row(
+        "ridge.ridge_primal",
+        ridge.ridge_primal,
+        lambda: {"X": X, "y": T, "lam": 0.5},
+        {"X": data(), "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.kernel_ridge_objective",
+        ridge.kernel_ridge_objective,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": True},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "ridge.kernel_ridge_gradient",
+        ridge.kernel_ridge_gradient,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": False},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos", "n_scaled": "bool"},
+    ),
+    Row(
+        "ridge.lam_mean_to_sum",
+        ridge.lam_mean_to_sum,
+        lambda: {"lam": 0.1, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "ridge.lam_sum_to_mean",
+        ridge.lam_sum_to_mean,
+        lambda: {"lam": 0.5, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "ridge.kernel_ridge_lagrange",
+        ridge.kernel_ridge_lagrange,
+        lambda: {"K": K, "y": T, "lam": 0.5},
+        {"K": GRAM, "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.kernel_ridge_lagrange_objective",
+        ridge.kernel_ridge_lagrange_objective,
+        lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5},
+        {"K": GRAM, "alpha": vector(), "y": vector()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.kernel_ridge_lagrange_predict",
+        ridge.kernel_ridge_lagrange_predict,
+        lambda: {"K": K, "y": T, "lam": 0.5, "K_test": KT},
+        {"K": GRAM, "y": vector(), "K_test": matrix()},
+        {"lam": "pos"},
+    ),
+    Row(
+        "ridge.ridge_weights_from_lagrange",
+        ridge.ridge_weights_from_lagrange,
+        lambda: {"X": X, "alpha": ALPHA, "lam": 0.5},
+        {"X": data(), "alpha": vector()},
+        {"lam": "pos"},
+    ),
+    # svr
+    Row(
+        "svr.svr",
+        svr.svr,
         lambda: {"K": K, "y": T, "C": 1.0, "epsilon": 0.5, "tol": 1e-8, "shrinking": True},
         {"K": GRAM, "y": vector()},
         {"C": "pos", "epsilon": "nonneg", "tol": "pos", "shrinking": "bool"},
         iteration="max_iter",
     ),
     Row(
-        "regression.svr_predict",
-        regression.svr_predict,
+        "svr.svr_predict",
+        svr.svr_predict,
         lambda: {"result": _fit_svr(), "K_test": KT},
         {"K_test": matrix(samples=None)},
         results=("result",),
@@ -1102,8 +1123,8 @@ def test_other_input_types_give_the_float64_answer(row, variant):
 def test_the_table_covers_every_public_function():
     import inspect
 
-    modules = [bounds, cca, cvx, feature_space, kernels, losses, pca, perceptron, regression, smo]
-    modules.append(svm)
+    modules = [bounds, cca, clustering, cvx, feature_space, kernels, losses, pca, perceptron]
+    modules += [representer, ridge, smo, svm, svr]
     public = {
         f"{m.__name__.split('.')[-1]}.{name}"
         for m in modules

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from kernels_ref.cca import kernel_cca, kernel_cca_transform, linear_cca
 from kernels_ref.exceptions import NotPSDWarning
-from kernels_ref.feature_space import center_gram, finite_feature_map
+from kernels_ref.feature_space import center_gram, center_test_gram, finite_feature_map
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 
 seeds = st.integers(0, 2**32 - 1)
@@ -298,8 +298,23 @@ def test_transform_of_training_points_is_centred_gram_times_alpha():
     X1, X2 = rng.normal(size=(25, 2)), rng.normal(size=(25, 2))
     K1, K2 = gaussian_kernel(X1), gaussian_kernel(X2)
     res = kernel_cca(K1, K2, reg=0.1, n_components=2)
-    assert np.allclose(kernel_cca_transform(K1, K1, res.alpha1), center_gram(K1) @ res.alpha1)
-    assert np.allclose(kernel_cca_transform(K1, K1, res.alpha1, center=False), K1 @ res.alpha1)
+    assert np.allclose(kernel_cca_transform(res, K1, view=1), center_gram(K1) @ res.alpha1)
+    assert np.allclose(kernel_cca_transform(res, K2, view=2), center_gram(K2) @ res.alpha2)
+    raw = kernel_cca(K1, K2, reg=0.1, n_components=2, center=False)
+    assert np.allclose(kernel_cca_transform(raw, K1, view=1), K1 @ raw.alpha1)
+    assert np.allclose(kernel_cca_transform(raw, K2, view=2), K2 @ raw.alpha2)
+
+
+@pytest.mark.parametrize("center", [True, False])
+def test_transform_from_the_result_alone_is_the_formula_with_k_train(center):
+    rng = np.random.default_rng(8)
+    X1, X2 = rng.normal(size=(20, 2)), rng.normal(size=(20, 3))
+    K1, K2 = gaussian_kernel(X1), gaussian_kernel(X2)
+    res = kernel_cca(K1, K2, reg=0.1, n_components=2, center=center)
+    for view, K, alpha in ((1, K1, res.alpha1), (2, K2, res.alpha2)):
+        K_test = K[:7] + 0.0
+        expected = (center_test_gram(K_test, K) if center else K_test) @ alpha  # the old formula
+        np.testing.assert_array_equal(kernel_cca_transform(res, K_test, view), expected)
 
 
 def test_transform_with_the_linear_kernel_equals_the_primal_projection():
@@ -307,7 +322,7 @@ def test_transform_with_the_linear_kernel_equals_the_primal_projection():
     T1 = np.random.default_rng(6).normal(size=(7, 3))
     lin = linear_cca(X1, X2, reg=0.3)
     ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.3)
-    scores = kernel_cca_transform(linear_kernel(T1, X1), linear_kernel(X1), ker.alpha1)
+    scores = kernel_cca_transform(ker, linear_kernel(T1, X1), view=1)
     assert same_up_to_sign(scores, (T1 - lin.mean1) @ lin.w1, atol=1e-9)
 
 
@@ -384,15 +399,19 @@ def test_kernel_cca_warns_on_a_gram_matrix_that_is_not_psd():
     [
         ({"K_test": np.ones((3, 11))}, "K_test"),
         ({"K_test": np.full((3, 12), np.nan)}, "K_test"),
-        ({"K_train": GOOD_K1[:, :11]}, "K_train"),
-        ({"alpha": np.ones((11, 2))}, "alpha"),
-        ({"alpha": np.ones(12)}, "alpha"),
+        ({"view": 0}, "view"),
+        ({"view": 3}, "view"),
+        ({"view": 1.0}, "view"),
+        ({"view": True}, "view"),
     ],
 )
 def test_kernel_cca_transform_rejects_bad_input(kwargs, name):
-    args = {"K_test": np.ones((3, 12)), "K_train": GOOD_K1, "alpha": np.ones((12, 2)), **kwargs}
-    with pytest.raises(ValueError, match=name):
+    res = kernel_cca(GOOD_K1, GOOD_K2, reg=0.1)
+    args = {"result": res, "K_test": np.ones((3, 12)), "view": 1, **kwargs}
+    with pytest.raises(ValueError, match=f"^{name}"):
         kernel_cca_transform(**args)
+    with pytest.raises(TypeError, match=r"^result must be of type KernelCCAResult"):
+        kernel_cca_transform(res.alpha1, np.ones((3, 12)), 1)
 
 
 def test_inputs_are_not_modified():
@@ -405,7 +424,7 @@ def test_inputs_are_not_modified():
         linear_cca(X1, X2, reg=0.1)
         res = kernel_cca(K1, K2, reg=0.1)
         alpha = res.alpha1.copy()
-        kernel_cca_transform(K_test, K1, alpha)
+        kernel_cca_transform(res, K_test, view=1)
     assert np.array_equal(X1, GOOD_X1) and np.array_equal(X2, GOOD_X2)
     assert np.array_equal(K1, GOOD_K1) and np.array_equal(K2, GOOD_K2)
     assert np.array_equal(K_test, K_test_copy) and np.array_equal(alpha, res.alpha1)
@@ -445,7 +464,7 @@ def test_kernel_cca_transform_runs_no_psd_test(psd_tests):
     K1, K2 = gaussian_kernel(X1), gaussian_kernel(X2)
     res = kernel_cca(K1, K2, 0.1, 1)
     psd_tests.clear()
-    names = _not_psd_warnings(lambda: kernel_cca_transform(K1[:3], K1, res.alpha1))
+    names = _not_psd_warnings(lambda: kernel_cca_transform(res, K1[:3], view=1))
     assert psd_tests == [] and names == []
 
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from kernels_ref import cvx
 from kernels_ref.exceptions import NotSeparableError
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
-from kernels_ref.regression import svr_predict
 from kernels_ref.svm import SVMResult, decision_function
+from kernels_ref.svr import svr_predict
 
 # Two points x = -1 (label -1) and x = +1 (label +1): K = [[1, -1], [-1, 1]].
 X2 = np.array([[-1.0], [1.0]])

@@ -16,6 +16,7 @@ from kernels_ref.feature_space import (
     finite_feature_map,
     gaussian_distance,
     kernel_distance,
+    nearest_centroid,
     nearest_centroid_decision,
     polynomial_feature_dimension,
     polynomial_feature_map,
@@ -141,8 +142,19 @@ def test_nearest_centroid_rule_equals_comparing_the_two_distances(Xy, sigma):
     plus, minus = y > 0, y < 0
     d_plus = distance_to_set(K_test[:, plus], ones, K[np.ix_(plus, plus)])
     d_minus = distance_to_set(K_test[:, minus], ones, K[np.ix_(minus, minus)])
-    f = nearest_centroid_decision(K_test, K, y)
+    f = nearest_centroid_decision(nearest_centroid(K, y), K_test)
     np.testing.assert_allclose(f, d_minus**2 - d_plus**2, atol=1e-9)
+
+
+@given(labelled(), st.floats(0.3, 3.0))
+def test_nearest_centroid_decision_from_the_result_alone_is_the_formula(Xy, sigma):
+    X, y = Xy
+    K = gaussian_kernel(X, sigma=sigma)
+    result = nearest_centroid(K, y)
+    plus, minus = y > 0, y < 0
+    b = K[np.ix_(minus, minus)].mean() - K[np.ix_(plus, plus)].mean()
+    expected = 2.0 * K[:, plus].mean(axis=1) - 2.0 * K[:, minus].mean(axis=1) + b
+    np.testing.assert_array_equal(nearest_centroid_decision(result, K), expected)
 
 
 # --- centring -------------------------------------------------------------------------------
@@ -202,10 +214,13 @@ K2 = np.eye(2)
         (lambda: distance_to_set(np.ones((1, 3)), [1.0], K2), "K_test"),
         (lambda: distance_to_set(np.ones((1, 2)), [1.0, 2.0], K2), "diag_test"),
         (lambda: distance_to_set(np.ones((1, 2)), [1.0], [[1.0, 0.0], [1.0, 1.0]]), "K_set"),
-        (lambda: nearest_centroid_decision(np.ones((1, 2)), K2, [1, 1]), "y"),
-        (lambda: nearest_centroid_decision(np.ones((1, 2)), K2, [1, 0]), "y"),
-        (lambda: nearest_centroid_decision(np.ones((1, 3)), K2, [1, -1]), "K_test"),
-        (lambda: nearest_centroid_decision(np.ones((1, 2)), np.ones((2, 3)), [1, -1]), "K_train"),
+        (lambda: nearest_centroid(K2, [1, 1]), "y"),
+        (lambda: nearest_centroid(K2, [1, 0]), "y"),
+        (
+            lambda: nearest_centroid_decision(nearest_centroid(K2, [1, -1]), np.ones((1, 3))),
+            "K_test",
+        ),
+        (lambda: nearest_centroid(np.ones((2, 3)), [1, -1]), "^K "),
         (lambda: center_gram([[1.0, np.nan], [np.nan, 1.0]]), "K"),
         (lambda: center_test_gram(np.ones((1, 3)), K2), "K_test"),
     ],
@@ -225,7 +240,7 @@ def test_inputs_are_not_modified():
     finite_feature_map(K)
     kernel_distance(K_test, np.ones(2), np.ones(6))
     distance_to_set(K_test, np.ones(2), K)
-    nearest_centroid_decision(K_test, K, y)
+    nearest_centroid_decision(nearest_centroid(K, y), K_test)
     center_gram(K)
     center_test_gram(K_test, K)
     for a, b in zip((X, K, K_test, y), saved, strict=True):

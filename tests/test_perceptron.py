@@ -106,7 +106,9 @@ def test_dual_hand_example():
 def test_dual_decision_hand_example():
     # f(x) = sum_j alpha_j y_j x_j x - 16 = (9 - 3 + 4 - 4) x - 16 = 6 x - 16.
     x_test = np.array([[0.0], [2.0], [3.0]])
-    f = perceptron_dual_decision([3.0, 3.0, 1.0, 2.0], Y1, -16.0, linear_kernel(x_test, X1))
+    res = perceptron_dual(linear_kernel(X1), Y1)
+    assert res.alpha.tolist() == [3.0, 3.0, 1.0, 2.0] and res.b == -16.0
+    f = perceptron_dual_decision(res, linear_kernel(x_test, X1))
     assert f.tolist() == [-16.0, -4.0, 2.0]
 
 
@@ -128,7 +130,7 @@ def test_xor_kernel_perceptron_converges(K):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         res = perceptron_dual(K, Y_XOR)
-    f = perceptron_dual_decision(res.alpha, Y_XOR, res.b, K)
+    f = perceptron_dual_decision(res, K)
     assert res.converged and np.all(Y_XOR * f > 0)
 
 
@@ -216,8 +218,10 @@ def test_dual_decision_at_training_points_matches_the_final_test(data, sigma):
     X, y = data
     K = gaussian_kernel(X, sigma=sigma)
     res = run_quietly(perceptron_dual, K, y, max_epochs=30)
-    f = perceptron_dual_decision(res.alpha, y, res.b, K)
+    f = perceptron_dual_decision(res, K)
     np.testing.assert_allclose(f, K @ (res.alpha * y) + res.b, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(res.y, y)
+    np.testing.assert_array_equal(f, K @ (res.alpha * y) + res.b)  # the old formula, exactly
     if res.converged:
         assert np.all(y * f > 0)
 
@@ -293,19 +297,25 @@ def test_dual_rejects_bad_input(K, y, kwargs, match):
 
 
 @pytest.mark.parametrize(
-    "args, match",
+    "K_test, match",
     [
-        (([1.0, np.nan], [1, -1], 0.0, [[1.0, 1.0]]), "alpha"),
-        (([1.0, 1.0], [1, 3], 0.0, [[1.0, 1.0]]), "y"),
-        (([1.0, 1.0], [1, -1, 1], 0.0, [[1.0, 1.0]]), "y"),
-        (([1.0, 1.0], [1, -1], np.nan, [[1.0, 1.0]]), "b"),
-        (([1.0, 1.0], [1, -1], 0.0, [[1.0, 1.0, 1.0]]), "K_test"),
-        (([1.0, 1.0], [1, -1], 0.0, [[1.0, np.inf]]), "K_test"),
+        ([[1.0, 1.0, 1.0]], "^K_test"),
+        ([[1.0, np.inf]], "^K_test"),
     ],
 )
-def test_dual_decision_rejects_bad_input(args, match):
+def test_dual_decision_rejects_bad_input(K_test, match):
+    res = perceptron_dual([[1.0, 0.0], [0.0, 1.0]], [1, -1])
     with pytest.raises(ValueError, match=match):
-        perceptron_dual_decision(*args)
+        perceptron_dual_decision(res, K_test)
+    with pytest.raises(TypeError, match=r"^result must be of type PerceptronDualResult"):
+        perceptron_dual_decision(res.alpha, [[1.0, 1.0]])
+
+
+def test_dual_result_keeps_its_own_copy_of_the_labels():
+    y = Y1.copy()
+    res = perceptron_dual(linear_kernel(X1), y)
+    y[0] = -1.0
+    assert res.y.tolist() == Y1.tolist()
 
 
 @pytest.mark.parametrize("fun", [perceptron_criterion, perceptron_criterion_gradient])
@@ -330,7 +340,7 @@ def test_inputs_are_not_modified():
     perceptron_primal(X, y, eta=0.5)
     res = perceptron_dual(K, y)
     alpha = res.alpha.copy()
-    perceptron_dual_decision(res.alpha, y, res.b, K)
+    perceptron_dual_decision(res, K)
     perceptron_criterion_gradient(np.array([1.0]), 0.0, X, y)
     assert np.array_equal(X, X1) and np.array_equal(y, Y1) and np.array_equal(K, K_copy)
     assert np.array_equal(res.alpha, alpha)

@@ -1,4 +1,4 @@
-"""Tests of kernels_ref.regression.svr: epsilon-insensitive support vector regression by SMO."""
+"""Tests of kernels_ref.svr: epsilon-insensitive support vector regression by SMO."""
 
 import dataclasses
 import warnings
@@ -13,8 +13,8 @@ from kernels_ref import cvx
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.losses import epsilon_insensitive_loss
-from kernels_ref.regression import SVRResult, svr, svr_predict
 from kernels_ref.smo import optimality_gap, working_sets
+from kernels_ref.svr import SVRResult, svr, svr_predict
 
 TOL = 1e-8  # the default stopping tolerance of svr
 seeds = st.integers(0, 2**32 - 1)

@@ -1,4 +1,4 @@
-"""Tests of kernel k-means and kernel k-nearest neighbours (kernels_ref.feature_space)."""
+"""Tests of kernels_ref.clustering: kernel k-means and kernel k-nearest neighbours."""
 
 import warnings
 
@@ -7,15 +7,15 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from kernels_ref.exceptions import ConvergenceWarning
-from kernels_ref.feature_space import (
+from kernels_ref.clustering import (
     KernelKMeansResult,
     cluster_mean_distances,
-    distance_to_set,
     kernel_kmeans,
+    kernel_knn,
     kernel_knn_predict,
-    polynomial_feature_map,
 )
+from kernels_ref.exceptions import ConvergenceWarning
+from kernels_ref.feature_space import distance_to_set, polynomial_feature_map
 from kernels_ref.kernels import gaussian_kernel, linear_kernel, polynomial_kernel
 
 seeds = st.integers(0, 2**32 - 1)
@@ -248,9 +248,22 @@ def test_kernel_knn_equals_brute_force_vote_in_the_explicit_feature_space(proble
     assume(kth_gap_ok(D2, k))
     K_test = polynomial_kernel(T, X, degree=degree)
     diag_t = np.diag(polynomial_kernel(T, degree=degree))
-    diag_x = np.diag(polynomial_kernel(X, degree=degree))
-    pred = kernel_knn_predict(K_test, diag_t, diag_x, y, k)
+    K = polynomial_kernel(X, degree=degree)
+    pred = kernel_knn_predict(kernel_knn(K, y, k), K_test, diag_t)
     assert np.array_equal(pred, brute_force_knn(Phi_t, Phi, y, k))
+
+
+@given(knn_problem(), st.floats(0.5, 3.0))
+def test_knn_prediction_from_the_result_alone_is_the_formula(problem, sigma):
+    X, _, y, k = problem
+    K = gaussian_kernel(X, sigma=sigma)
+    knn = kernel_knn(K, y, k)
+    np.testing.assert_array_equal(knn.diag_train, np.diag(K))
+    D2 = np.diag(K)[:, None] + np.diag(K)[None, :] - 2.0 * K  # the old formula on x_1..x_n
+    neighbours = np.argsort(D2, axis=1, kind="stable")[:, :k]
+    votes = y[neighbours].sum(axis=1)
+    expected = np.where(votes > 0, 1.0, np.where(votes < 0, -1.0, y[neighbours[:, 0]]))
+    np.testing.assert_array_equal(kernel_knn_predict(knn, K, np.diag(K)), expected)
 
 
 @given(knn_problem(), st.floats(0.5, 3.0))
@@ -259,8 +272,8 @@ def test_gaussian_kernel_knn_equals_euclidean_knn(problem, sigma):
     X, T, y, k = problem
     D2 = ((T[:, None, :] - X[None, :, :]) ** 2).sum(-1)
     assume(kth_gap_ok(D2, k, rel=1e-5))
-    ones_t, ones_x = np.ones(len(T)), np.ones(len(X))
-    pred = kernel_knn_predict(gaussian_kernel(T, X, sigma=sigma), ones_t, ones_x, y, k)
+    knn = kernel_knn(gaussian_kernel(X, sigma=sigma), y, k)
+    pred = kernel_knn_predict(knn, gaussian_kernel(T, X, sigma=sigma), np.ones(len(T)))
     assert np.array_equal(pred, brute_force_knn(T, X, y, k))
 
 
@@ -268,18 +281,20 @@ def test_knn_ties_go_to_the_lower_index_then_to_the_nearest_label():
     X = np.array([[-1.0], [1.0], [3.0], [4.0]])
     y = np.array([1.0, -1.0, 1.0, -1.0])
     T = np.array([[0.0], [0.2]])
-    K_test, dt, dx = linear_kernel(T, X), (T**2).ravel(), (X**2).ravel()
+    K, K_test, dt = linear_kernel(X), linear_kernel(T, X), (T**2).ravel()
     # t = 0: x0 and x1 tie at distance 1; with k = 1 the lower index (x0, label +1) wins
-    assert kernel_knn_predict(K_test, dt, dx, y, 1)[0] == 1.0
+    assert kernel_knn_predict(kernel_knn(K, y, 1), K_test, dt)[0] == 1.0
     # k = 2: votes +1 and -1 tie; the nearest neighbour decides
-    assert kernel_knn_predict(K_test, dt, dx, y, 2).tolist() == [1.0, -1.0]
+    assert kernel_knn_predict(kernel_knn(K, y, 2), K_test, dt).tolist() == [1.0, -1.0]
 
 
 def test_knn_with_all_neighbours_is_the_majority():
     X = np.array([[0.0], [1.0], [2.0]])
     y = np.array([1.0, -1.0, -1.0])
     T = np.array([[0.0], [5.0]])
-    pred = kernel_knn_predict(linear_kernel(T, X), (T**2).ravel(), (X**2).ravel(), y, 3)
+    pred = kernel_knn_predict(
+        kernel_knn(linear_kernel(X), y, 3), linear_kernel(T, X), (T**2).ravel()
+    )
     assert pred.tolist() == [-1.0, -1.0]
 
 
@@ -338,23 +353,32 @@ def test_kernel_knn_rejects_bad_input():
     X = np.array([[0.0], [1.0], [2.0]])
     y = np.array([1.0, -1.0, 1.0])
     T = np.array([[0.5]])
-    K_test, dt, dx = linear_kernel(T, X), (T**2).ravel(), (X**2).ravel()
-    cases = [
-        ((np.full((1, 3), np.nan), dt, dx, y, 1), "^K_test contains NaN"),
-        ((K_test[0], dt, dx, y, 1), "^K_test must be 2-dimensional"),
-        ((K_test, np.ones(2), dx, y, 1), "^diag_test"),
-        ((K_test, np.array([np.inf]), dx, y, 1), "^diag_test"),
-        ((K_test, dt, dx[:2], y, 1), "^diag_train"),
-        ((K_test, dt, dx, np.array([1.0, 0.0, 1.0]), 1), "^y_train"),
-        ((K_test, dt, dx, np.ones(3), 1), "^y_train must contain both classes"),
-        ((K_test, dt, dx, y[:2], 1), "^y_train"),
-        ((K_test, dt, dx, y, 0), "^k must"),
-        ((K_test, dt, dx, y, 4), "^k must"),
-        ((K_test, dt, dx, y, 1.0), "^k must"),
+    K, K_test, dt = linear_kernel(X), linear_kernel(T, X), (T**2).ravel()
+    knn = kernel_knn(K, y, 1)
+    fit_cases = [
+        ((K[:2], y, 1), "^K must be square"),
+        ((K, np.array([1.0, 0.0, 1.0]), 1), "^y"),
+        ((K, np.ones(3), 1), "^y must contain both classes"),
+        ((K, y[:2], 1), "^y"),
+        ((K, y, 0), "^k must"),
+        ((K, y, 4), "^k must"),
+        ((K, y, 1.0), "^k must"),
     ]
-    for args, match in cases:
+    for args, match in fit_cases:
+        with pytest.raises(ValueError, match=match):
+            kernel_knn(*args)
+    predict_cases = [
+        ((knn, np.full((1, 3), np.nan), dt), "^K_test contains NaN"),
+        ((knn, K_test[0], dt), "^K_test must be 2-dimensional"),
+        ((knn, K_test[:, :2], dt), "^K_test"),
+        ((knn, K_test, np.ones(2)), "^diag_test"),
+        ((knn, K_test, np.array([np.inf])), "^diag_test"),
+    ]
+    for args, match in predict_cases:
         with pytest.raises(ValueError, match=match):
             kernel_knn_predict(*args)
+    with pytest.raises(TypeError, match=r"^result must be of type KernelKNNResult"):
+        kernel_knn_predict(y, K_test, dt)
 
 
 def test_inputs_are_not_modified():
@@ -364,14 +388,14 @@ def test_inputs_are_not_modified():
     y[:2] = [1.0, -1.0]
     K, K_test = gaussian_kernel(X), gaussian_kernel(T, X)
     init = np.arange(10) % 3
-    dt, dx = np.ones(4), np.ones(10)
-    arrays = (K, K_test, y, init, dt, dx)
+    dt = np.ones(4)
+    arrays = (K, K_test, y, init, dt)
     copies = [a.copy() for a in arrays]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         kernel_kmeans(K, 3, init=init)
     cluster_mean_distances(K, init)
-    kernel_knn_predict(K_test, dt, dx, y, 3)
+    kernel_knn_predict(kernel_knn(K, y, 3), K_test, dt)
     for a, c in zip(arrays, copies, strict=True):
         assert np.array_equal(a, c)
 
@@ -417,7 +441,7 @@ class _SpyGenerator:
 
 
 def test_kmeans_plus_plus_draws_each_seed_with_probability_proportional_to_d2():
-    from kernels_ref.feature_space import _initial_labels
+    from kernels_ref.clustering import _initial_labels
 
     x = np.array([0.0, 1.0, 3.0, 7.0])
     K = np.outer(x, x)
@@ -433,7 +457,7 @@ def test_kmeans_plus_plus_draws_each_seed_with_probability_proportional_to_d2():
 def test_kmeans_plus_plus_second_seed_frequencies():
     # Statistically, with numpy's generator: from points 0, 1, 3 (linear kernel) and a first
     # seed drawn uniformly, P(second seed = x_j) = mean_i d^2(x_i, x_j) / sum_k d^2(x_i, x_k).
-    from kernels_ref.feature_space import _initial_labels
+    from kernels_ref.clustering import _initial_labels
 
     x = np.array([0.0, 1.0, 3.0])
     K = np.outer(x, x)

@@ -1,4 +1,8 @@
-"""Tests of kernels_ref.regression: kernel ridge regression and the representer theorem."""
+"""Tests of kernels_ref.ridge: kernel ridge regression, primal ridge, Valle Vidal's Lagrangian form.
+
+The checks of bad input and of inputs left unmodified cover the representer theorem's functions
+(kernels_ref.representer) too: both chapters share the rules of ``lam`` and of the arrays.
+"""
 
 import warnings
 
@@ -11,8 +15,8 @@ from hypothesis.extra.numpy import arrays
 
 from kernels_ref.exceptions import NotPSDWarning
 from kernels_ref.kernels import gaussian_kernel, linear_kernel, polynomial_kernel
-from kernels_ref.regression import (
-    SpanDecomposition,
+from kernels_ref.representer import kernel_ridge_span, rkhs_norm, span_decomposition
+from kernels_ref.ridge import (
     kernel_ridge,
     kernel_ridge_gradient,
     kernel_ridge_lagrange,
@@ -20,13 +24,10 @@ from kernels_ref.regression import (
     kernel_ridge_lagrange_predict,
     kernel_ridge_objective,
     kernel_ridge_predict,
-    kernel_ridge_span,
     lam_mean_to_sum,
     lam_sum_to_mean,
     ridge_primal,
     ridge_weights_from_lagrange,
-    rkhs_norm,
-    span_decomposition,
 )
 
 finite = st.floats(-3, 3, allow_nan=False, allow_infinity=False)
@@ -61,18 +62,18 @@ def scale(K):
 
 def test_kernel_ridge_two_points_by_hand():
     # (K + I)^{-1} = [[3, -1], [-1, 3]] / 8
-    np.testing.assert_allclose(kernel_ridge(K2, y2, 1.0), [3 / 8, -1 / 8], rtol=1e-14)
+    np.testing.assert_allclose(kernel_ridge(K2, y2, 1.0).alpha, [3 / 8, -1 / 8], rtol=1e-14)
 
 
 def test_kernel_ridge_vert_scaling_two_points_by_hand():
     # n = 2, lam = 0.5: (K + n lam I) = K + I, as above
-    np.testing.assert_allclose(kernel_ridge(K2, y2, 0.5, n_scaled=True), [3 / 8, -1 / 8])
+    np.testing.assert_allclose(kernel_ridge(K2, y2, 0.5, n_scaled=True).alpha, [3 / 8, -1 / 8])
 
 
 def test_kernel_ridge_identity_gram_shrinks_targets():
     # K = I: alpha = y / (1 + lam), predictions f(x_i) = y_i / (1 + lam)
     y = np.array([1.0, -2.0, 3.0])
-    np.testing.assert_allclose(kernel_ridge(np.eye(3), y, 4.0), y / 5.0)
+    np.testing.assert_allclose(kernel_ridge(np.eye(3), y, 4.0).alpha, y / 5.0)
 
 
 def test_ridge_primal_one_dimensional_closed_form():
@@ -86,13 +87,17 @@ def test_ridge_primal_one_dimensional_closed_form():
 
 def test_kernel_ridge_predict_is_the_kernel_expansion():
     K_test = np.array([[2.0, 1.0], [0.0, 1.0], [1.0, 1.0]])
-    alpha = np.array([0.375, -0.125])
-    np.testing.assert_allclose(kernel_ridge_predict(alpha, K_test), [0.625, -0.125, 0.25])
+    fit = kernel_ridge(K2, y2, 1.0)
+    np.testing.assert_allclose(fit.alpha, [0.375, -0.125], rtol=1e-14)
+    np.testing.assert_allclose(kernel_ridge_predict(fit, K_test), [0.625, -0.125, 0.25])
 
 
-def test_rkhs_norm_by_hand():
-    assert rkhs_norm([1.0, -1.0], K2, squared=True) == pytest.approx(2.0)  # 2 + 2 - 2
-    assert rkhs_norm([1.0, -1.0], K2) == pytest.approx(np.sqrt(2.0))
+@given(regression_data(), lams, st.booleans())
+def test_prediction_from_the_result_alone_is_the_old_formula(data, lam, n_scaled):
+    _, y, K = data
+    fit = kernel_ridge(K, y, lam, n_scaled=n_scaled)
+    assert (fit.lam, fit.n_scaled) == (lam, n_scaled)
+    np.testing.assert_array_equal(kernel_ridge_predict(fit, K), K @ fit.alpha)
 
 
 def test_objective_and_gradient_by_hand():
@@ -108,7 +113,7 @@ def test_lagrange_variables_by_hand():
     np.testing.assert_allclose(kernel_ridge_lagrange(K2, y2, 1.0), [0.75, -0.25])
     # W = 0.75 - 0.875 / 4 - 0.625 / 4 = 0.375 = primal value
     assert kernel_ridge_lagrange_objective([0.75, -0.25], K2, y2, 1.0) == pytest.approx(0.375)
-    alpha = kernel_ridge(K2, y2, 1.0)
+    alpha = kernel_ridge(K2, y2, 1.0).alpha
     assert kernel_ridge_objective(alpha, K2, y2, 1.0) == pytest.approx(0.375)
 
 
@@ -122,27 +127,6 @@ def test_lambda_conversions_by_hand():
     assert lam_sum_to_mean(0.3, 30) == pytest.approx(0.01)
 
 
-def test_span_decomposition_by_hand():
-    # K(u2, .) = 0.5 K(u1, .) + g with g orthogonal to K(u1, .) and ||g||^2 = 1 - 0.25
-    d = span_decomposition([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]], n_span=1)
-    assert isinstance(d, SpanDecomposition)
-    np.testing.assert_allclose(d.span, [0.5, 0.0])
-    np.testing.assert_allclose(d.perp, [-0.5, 1.0])
-    assert d.norm_span_sq == pytest.approx(0.25)
-    assert d.norm_perp_sq == pytest.approx(0.75)
-
-
-def test_span_decomposition_of_a_function_in_the_span_has_no_perp_part():
-    K = gaussian_kernel(np.array([[0.0], [1.0], [2.5]]), sigma=1.0)
-    d = span_decomposition([1.0, -2.0, 0.0], K, n_span=2)
-    np.testing.assert_allclose(d.span, [1.0, -2.0, 0.0], atol=1e-12)
-    assert abs(d.norm_perp_sq) < 1e-12
-
-
-def test_kernel_ridge_span_with_the_training_points_as_centres_is_kernel_ridge():
-    np.testing.assert_allclose(kernel_ridge_span(K2, K2, y2, 1.0), [3 / 8, -1 / 8], atol=1e-12)
-
-
 # --- identities over random inputs -------------------------------------------------------------
 
 
@@ -151,7 +135,7 @@ def test_kernel_ridge_solves_the_shifted_system(data, lam, n_scaled):
     _, y, K = data
     n = len(y)
     shift = n * lam if n_scaled else lam
-    alpha = kernel_ridge(K, y, lam, n_scaled=n_scaled)
+    alpha = kernel_ridge(K, y, lam, n_scaled=n_scaled).alpha
     direct = np.linalg.solve(K + shift * np.eye(n), y)
     residual = (K + shift * np.eye(n)) @ alpha - y
     assert np.abs(residual).max() <= 1e-9 * scale(K) * max(1.0, np.abs(alpha).max())
@@ -162,7 +146,7 @@ def test_kernel_ridge_solves_the_shifted_system(data, lam, n_scaled):
 def test_kernel_ridge_with_linear_kernel_equals_primal_ridge(data, lam):
     X, y, _ = data
     K = linear_kernel(X)
-    alpha = kernel_ridge(K, y, lam)
+    alpha = kernel_ridge(K, y, lam).alpha
     w = ridge_primal(X, y, lam)
     tol = 1e-8 * scale(K) * max(1.0, np.abs(y).max())
     np.testing.assert_allclose(X @ w, K @ alpha, rtol=0, atol=tol)  # same fitted values
@@ -182,7 +166,7 @@ def test_matrix_inversion_identity_rousseau(data, lam):
 @given(regression_data(), lams, st.booleans())
 def test_gradient_vanishes_at_the_kernel_ridge_solution(data, lam, n_scaled):
     _, y, K = data
-    alpha = kernel_ridge(K, y, lam, n_scaled=n_scaled)
+    alpha = kernel_ridge(K, y, lam, n_scaled=n_scaled).alpha
     grad = kernel_ridge_gradient(alpha, K, y, lam, n_scaled=n_scaled)
     assert np.abs(grad).max() <= 1e-8 * scale(K) ** 2 * max(1.0, np.abs(y).max())
 
@@ -190,7 +174,7 @@ def test_gradient_vanishes_at_the_kernel_ridge_solution(data, lam, n_scaled):
 @given(regression_data(), lams, st.booleans(), st.integers(0, 2**32 - 1))
 def test_kernel_ridge_minimises_the_objective(data, lam, n_scaled, seed):
     _, y, K = data
-    alpha = kernel_ridge(K, y, lam, n_scaled=n_scaled)
+    alpha = kernel_ridge(K, y, lam, n_scaled=n_scaled).alpha
     best = kernel_ridge_objective(alpha, K, y, lam, n_scaled=n_scaled)
     rng = np.random.default_rng(seed)
     for _ in range(5):
@@ -203,8 +187,9 @@ def test_kernel_ridge_minimises_the_objective(data, lam, n_scaled, seed):
 def test_objective_equals_rkhs_form(data, lam):
     # J(alpha) = sum (y_i - f(x_i))^2 + lam ||f||^2 with f(x_i) = (K alpha)_i
     _, y, K = data
-    alpha = kernel_ridge(K, y, lam)
-    f = kernel_ridge_predict(alpha, K)
+    fit = kernel_ridge(K, y, lam)
+    alpha = fit.alpha
+    f = kernel_ridge_predict(fit, K)
     expected = np.sum((y - f) ** 2) + lam * rkhs_norm(alpha, K, squared=True)
     assert kernel_ridge_objective(alpha, K, y, lam) == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
@@ -214,10 +199,11 @@ def test_vert_scaling_equals_lambda_times_n(data, lam):
     _, y, K = data
     n = len(y)
     np.testing.assert_array_equal(
-        kernel_ridge(K, y, lam, n_scaled=True), kernel_ridge(K, y, n * lam)
+        kernel_ridge(K, y, lam, n_scaled=True).alpha, kernel_ridge(K, y, n * lam).alpha
     )
     np.testing.assert_allclose(
-        kernel_ridge(K, y, lam, n_scaled=True), kernel_ridge(K, y, lam_mean_to_sum(lam, n))
+        kernel_ridge(K, y, lam, n_scaled=True).alpha,
+        kernel_ridge(K, y, lam_mean_to_sum(lam, n)).alpha,
     )
 
 
@@ -231,7 +217,7 @@ def test_objectives_mean_and_sum_differ_by_the_factor_n(data, lam):
     # (1/n) sum + lam ||f||^2 = (1/n) [sum + n lam ||f||^2]: the same minimiser
     _, y, K = data
     n = len(y)
-    alpha = kernel_ridge(K, y, lam, n_scaled=True)
+    alpha = kernel_ridge(K, y, lam, n_scaled=True).alpha
     mean_form = kernel_ridge_objective(alpha, K, y, lam, n_scaled=True)
     sum_form = kernel_ridge_objective(alpha, K, y, n * lam)
     assert mean_form == pytest.approx(sum_form / n, rel=1e-10, abs=1e-12)
@@ -250,7 +236,7 @@ def test_valle_vidal_form_gives_the_kernel_ridge_predictions(data, lam, T):
 @given(regression_data(), lams)
 def test_valle_vidal_variables_are_2lam_alpha_and_maximise_w(data, lam):
     _, y, K = data
-    alpha = kernel_ridge(K, y, lam)
+    alpha = kernel_ridge(K, y, lam).alpha
     a_vv = kernel_ridge_lagrange(K, y, lam)
     tol = 1e-8 * max(1.0, lam) * scale(K) * max(1.0, np.abs(y).max())
     np.testing.assert_allclose(a_vv, 2 * lam * alpha, rtol=1e-10, atol=tol)
@@ -263,7 +249,7 @@ def test_strong_duality_valle_vidal(data, lam):
     # max W = min lam ||w||^2 + sum xi^2 = kernel ridge objective at its minimiser
     _, y, K = data
     dual = kernel_ridge_lagrange_objective(kernel_ridge_lagrange(K, y, lam), K, y, lam)
-    primal = kernel_ridge_objective(kernel_ridge(K, y, lam), K, y, lam)
+    primal = kernel_ridge_objective(kernel_ridge(K, y, lam).alpha, K, y, lam)
     assert dual == pytest.approx(primal, rel=1e-8, abs=1e-8 * max(1.0, float(y @ y)))
 
 
@@ -285,7 +271,7 @@ def test_small_lambda_interpolates_when_k_is_invertible(n, seed):
     K = gaussian_kernel(X, sigma=0.5)
     y = rng.normal(size=n)
     for lam in (1e-4, 1e-6, 1e-8):
-        fitted = K @ kernel_ridge(K, y, lam)
+        fitted = K @ kernel_ridge(K, y, lam).alpha
         # ||y - K alpha|| = lam ||(K + lam I)^{-1} y|| <= lam ||y|| / lambda_min(K)
         bound = lam * np.linalg.norm(y) / np.linalg.eigvalsh(K)[0]
         assert np.linalg.norm(y - fitted) <= 1.01 * bound + 1e-10
@@ -294,13 +280,15 @@ def test_small_lambda_interpolates_when_k_is_invertible(n, seed):
 @given(regression_data(), st.integers(0, 2**32 - 1))
 def test_large_lambda_drives_f_to_zero(data, seed):
     _, y, K = data
-    norms = [rkhs_norm(kernel_ridge(K, y, lam), K) for lam in (1e2, 1e4, 1e6)]
+    norms = [rkhs_norm(kernel_ridge(K, y, lam).alpha, K) for lam in (1e2, 1e4, 1e6)]
     assert norms[0] >= norms[1] >= norms[2]
     # ||f|| <= ||y|| sqrt(lambda_max) / lam
     assert norms[2] <= np.linalg.norm(y) * np.sqrt(scale(K) * len(y)) / 1e6 + 1e-12
     # lam alpha -> y
     lam = 1e8
-    np.testing.assert_allclose(lam * kernel_ridge(K, y, lam), y, atol=1e-5 * scale(K) * len(y))
+    np.testing.assert_allclose(
+        lam * kernel_ridge(K, y, lam).alpha, y, atol=1e-5 * scale(K) * len(y)
+    )
 
 
 # --- singular K: the KRR notes' derivation fails, the conclusion holds -------------------------
@@ -313,7 +301,7 @@ def test_singular_gram_has_a_family_of_stationary_points_with_the_same_f():
     lam = 0.1
     assert np.linalg.matrix_rank(K) == 3
     assert np.linalg.matrix_rank(K @ (K + lam * np.eye(4))) == 3  # [K(K + lam I)]^{-1}: none
-    alpha = kernel_ridge(K, y, lam)
+    alpha = kernel_ridge(K, y, lam).alpha
     eps = np.array([0.0, 1.0, -1.0, 0.0])  # K eps = 0
     np.testing.assert_allclose(K @ eps, 0.0, atol=1e-15)
     for other in (alpha, alpha + 3.0 * eps):
@@ -321,84 +309,6 @@ def test_singular_gram_has_a_family_of_stationary_points_with_the_same_f():
     np.testing.assert_allclose(K @ (alpha + 3.0 * eps), K @ alpha, atol=1e-14)
     # the duplicated point gets the mean of its two targets (plus shrinkage), not either one
     assert (K @ alpha)[1] == pytest.approx((K @ alpha)[2], abs=1e-14)
-
-
-# --- the representer theorem -------------------------------------------------------------------
-
-
-@st.composite
-def train_and_centres(draw):
-    n = draw(st.integers(2, 8))
-    m = draw(st.integers(1, 8))
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    # well separated points so that the Gram matrices are well conditioned
-    points = rng.permutation(np.linspace(-4, 4, n + m))[:, None]
-    y = rng.normal(size=n)
-    return points[:n], points[n:], y
-
-
-@given(train_and_centres(), st.floats(1e-2, 10.0))
-def test_minimiser_over_a_larger_span_has_no_component_outside_the_training_span(data, lam):
-    X, Z, y = data
-    U = np.vstack([X, Z])  # training points first
-    K_uu = gaussian_kernel(U, sigma=0.6)
-    theta = kernel_ridge_span(K_uu[: len(X)], K_uu, y, lam)
-    d = span_decomposition(theta, K_uu, n_span=len(X))
-    norm_sq = rkhs_norm(theta, K_uu, squared=True)
-    assert d.norm_perp_sq <= 1e-10 * max(norm_sq, 1e-12) + 1e-14
-    # f_S is the kernel ridge solution
-    alpha = kernel_ridge(K_uu[: len(X), : len(X)], y, lam)
-    np.testing.assert_allclose(d.span[: len(X)], alpha, atol=1e-6 * max(1.0, np.abs(alpha).max()))
-
-
-@given(train_and_centres(), st.integers(0, 2**32 - 1))
-def test_pythagoras_and_perp_part_vanishes_on_the_training_points(data, seed):
-    X, Z, _ = data
-    U = np.vstack([X, Z])
-    K_uu = gaussian_kernel(U, sigma=0.6)
-    coef = np.random.default_rng(seed).normal(size=len(U))
-    d = span_decomposition(coef, K_uu, n_span=len(X))
-    np.testing.assert_allclose(d.span + d.perp, coef, atol=1e-12)
-    total = rkhs_norm(coef, K_uu, squared=True)
-    assert d.norm_span_sq + d.norm_perp_sq == pytest.approx(total, rel=1e-8, abs=1e-10)
-    # f_perp(x_i) = 0: f and f_S agree on the training points
-    np.testing.assert_allclose((K_uu @ d.perp)[: len(X)], 0.0, atol=1e-8 * np.abs(coef).max())
-
-
-def test_adding_an_orthogonal_part_keeps_training_values_and_raises_the_objective():
-    X = np.array([[-1.0], [0.0], [1.5]])
-    Z = np.array([[3.0]])
-    y = np.array([1.0, -0.5, 0.25])
-    lam = 0.3
-    K_uu = gaussian_kernel(np.vstack([X, Z]), sigma=1.0)
-    n = len(X)
-    alpha = kernel_ridge(K_uu[:n, :n], y, lam)
-    f_S = np.concatenate([alpha, [0.0]])
-    g_perp = span_decomposition(np.array([0.0, 0.0, 0.0, 1.0]), K_uu, n_span=n).perp
-    best = kernel_ridge_objective(alpha, K_uu[:n, :n], y, lam)
-    for t in (0.5, 1.0, 2.0):
-        f = f_S + t * g_perp
-        np.testing.assert_allclose((K_uu @ f)[:n], (K_uu @ f_S)[:n], atol=1e-12)
-        growth = rkhs_norm(f, K_uu, squared=True) - rkhs_norm(f_S, K_uu, squared=True)
-        assert growth == pytest.approx(t**2 * rkhs_norm(g_perp, K_uu, squared=True), rel=1e-9)
-        residual = y - (K_uu @ f)[:n]
-        value = residual @ residual + lam * rkhs_norm(f, K_uu, squared=True)
-        assert value == pytest.approx(best + lam * growth, rel=1e-9)
-        assert value > best
-
-
-def test_kernel_ridge_span_handles_repeated_centres():
-    # the same centre twice: K_uu singular, the normal equations singular; f is still right
-    X = np.array([[-1.0], [0.5], [2.0]])
-    U = np.vstack([X, X[:1]])
-    K_uu = gaussian_kernel(U, sigma=1.0)
-    y = np.array([0.3, -1.0, 0.8])
-    theta = kernel_ridge_span(K_uu[:3], K_uu, y, 0.2)
-    alpha = kernel_ridge(K_uu[:3, :3], y, 0.2)
-    np.testing.assert_allclose(K_uu[:3] @ theta, K_uu[:3, :3] @ alpha, atol=1e-10)
-    d = span_decomposition(theta, K_uu, n_span=3)
-    assert abs(d.norm_perp_sq) < 1e-12
 
 
 # --- parity with an independent solver ---------------------------------------------------------
@@ -417,7 +327,7 @@ def test_kernel_ridge_matches_cvxpy(seed):
     problem = cp.Problem(cp.Minimize(cp.sum_squares(y - K @ a) + lam * cp.sum_squares(R @ a)))
     problem.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
     assert problem.status == "optimal"
-    alpha = kernel_ridge(K, y, lam)
+    alpha = kernel_ridge(K, y, lam).alpha
     value = kernel_ridge_objective(alpha, K, y, lam)
     assert abs(value - problem.value) <= 1e-6 * abs(problem.value)
     np.testing.assert_allclose(K @ alpha, K @ a.value, atol=1e-5)
@@ -429,7 +339,7 @@ def test_kernel_ridge_matches_cvxpy(seed):
 def test_non_psd_gram_warns_but_solves():
     K = np.array([[1.0, 2.0], [2.0, 1.0]])  # eigenvalues 3, -1
     with pytest.warns(NotPSDWarning):
-        alpha = kernel_ridge(K, [1.0, 0.0], 2.0)
+        alpha = kernel_ridge(K, [1.0, 0.0], 2.0).alpha
     np.testing.assert_allclose((K + 2.0 * np.eye(2)) @ alpha, [1.0, 0.0], atol=1e-14)
 
 
@@ -444,7 +354,7 @@ def test_non_psd_gram_with_singular_shift_is_an_error():
 @pytest.mark.parametrize("lam", [0.0, -1.0, np.nan, np.inf, "a", None, True])
 def test_bad_lambda(lam):
     for call in (
-        lambda: kernel_ridge(K2, y2, lam),
+        lambda: kernel_ridge(K2, y2, lam).alpha,
         lambda: ridge_primal([[1.0], [2.0]], y2, lam),
         lambda: kernel_ridge_objective(y2, K2, y2, lam),
         lambda: kernel_ridge_gradient(y2, K2, y2, lam),
@@ -470,8 +380,8 @@ def test_nan_and_inf(bad):
     with pytest.raises(ValueError, match="y"):
         kernel_ridge(K2, yb, 1.0)
     with pytest.raises(ValueError, match="K_test"):
-        kernel_ridge_predict(y2, Kb)
-    with pytest.raises(ValueError, match="alpha"):
+        kernel_ridge_predict(kernel_ridge(K2, y2, 1.0), Kb)
+    with pytest.raises(TypeError, match=r"^result must be of type KernelRidgeResult"):
         kernel_ridge_predict(yb, K2)
     with pytest.raises(ValueError, match="X"):
         ridge_primal([[bad], [1.0]], y2, 1.0)
@@ -505,7 +415,7 @@ def test_bad_shapes_and_lengths():
     with pytest.raises(ValueError, match="y"):
         kernel_ridge(K2, [[1.0], [2.0]], 1.0)  # 2-D
     with pytest.raises(ValueError, match="K_test"):
-        kernel_ridge_predict(y2, np.ones((3, 3)))
+        kernel_ridge_predict(kernel_ridge(K2, y2, 1.0), np.ones((3, 3)))
     with pytest.raises(ValueError, match="y"):
         ridge_primal([[1.0], [2.0]], [1.0, 2.0, 3.0], 1.0)
     with pytest.raises(ValueError, match="X"):
@@ -550,7 +460,7 @@ def test_inputs_are_not_modified():
     copies = [a.copy() for a in (X, K, K_test, y, alpha)]
     kernel_ridge(K, y, 0.1)
     kernel_ridge(K, y, 0.1, n_scaled=True)
-    kernel_ridge_predict(alpha, K_test)
+    kernel_ridge_predict(kernel_ridge(K, y, 0.1), K_test)
     ridge_primal(X, y, 0.1)
     rkhs_norm(alpha, K)
     kernel_ridge_objective(alpha, K, y, 0.1)
@@ -565,12 +475,6 @@ def test_inputs_are_not_modified():
         np.testing.assert_array_equal(original, copy)
 
 
-def test_result_is_frozen():
-    d = span_decomposition([0.0, 1.0], [[1.0, 0.5], [0.5, 1.0]], n_span=1)
-    with pytest.raises(AttributeError):
-        d.norm_perp_sq = 0.0
-
-
 def test_lambda_at_round_off_level_on_a_singular_gram_is_an_error():
     K = np.ones((3, 3))  # rank one: K + 1e-20 I is singular in floating point
     with pytest.raises(ValueError, match="lam"):
@@ -579,7 +483,7 @@ def test_lambda_at_round_off_level_on_a_singular_gram_is_an_error():
 
 @given(st.integers(1, 400), st.integers(1, 3), st.integers(0, 2**32 - 1))
 def test_blocked_triangular_solves_invert_the_cholesky_factor(n, n_rhs, seed):
-    from kernels_ref.regression import _solve_lower, _solve_lower_transposed
+    from kernels_ref.ridge import _solve_lower, _solve_lower_transposed
 
     rng = np.random.default_rng(seed)
     A = rng.normal(size=(n, n))

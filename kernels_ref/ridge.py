@@ -1,0 +1,493 @@
+r"""Kernel ridge regression (chapter 9, "Kernel ridge regression").
+
+Kernel ridge regression (KRR) minimises over the RKHS :math:`\mathcal H` of the kernel
+
+.. math::
+    \sum_{i=1}^n (y_i - f(x_i))^2 + \lambda \|f\|_{\mathcal H}^2
+    \quad\text{or, with Vert's mean loss,}\quad
+    \frac1n \sum_{i=1}^n (y_i - f(x_i))^2 + \lambda \|f\|_{\mathcal H}^2 .
+
+By the representer theorem (:mod:`kernels_ref.representer`) :math:`f = \sum_i \alpha_i K(x_i,
+\cdot)` with :math:`\alpha = (K + \lambda I)^{-1} y` (sum) or :math:`(K + n\lambda I)^{-1} y`
+(mean); the flag ``n_scaled=True`` selects the mean. Systems are solved through a Cholesky
+factor, never an inverse. :func:`ridge_primal` is ridge regression in the input space, which
+the linear kernel recovers (Rousseau's matrix-inversion identity). Valle Vidal's Lagrangian
+derivation has its own dual variables :math:`\alpha_{VV} = 2\lambda (K + \lambda I)^{-1} y`;
+the functions named ``*_lagrange`` use them.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._results import ShortRepr
+from ._validation import (
+    check_array,
+    check_bool,
+    check_gram,
+    check_instance,
+    check_integer,
+    check_positive,
+    check_same_n,
+    check_test_gram,
+)
+
+__all__ = [
+    "KernelRidgeResult",
+    "kernel_ridge",
+    "kernel_ridge_gradient",
+    "kernel_ridge_lagrange",
+    "kernel_ridge_lagrange_objective",
+    "kernel_ridge_lagrange_predict",
+    "kernel_ridge_objective",
+    "kernel_ridge_predict",
+    "lam_mean_to_sum",
+    "lam_sum_to_mean",
+    "ridge_primal",
+    "ridge_weights_from_lagrange",
+]
+
+
+@dataclass(frozen=True, repr=False)
+class KernelRidgeResult(ShortRepr):
+    r"""Kernel ridge regression fitted by :func:`kernel_ridge`.
+
+    Attributes
+    ----------
+    alpha : ndarray, shape (n,)
+        Dual coefficients, :math:`f = \sum_i \alpha_i K(x_i, \cdot)`: all that
+        :func:`kernel_ridge_predict` needs.
+    lam : float
+        The regularisation :math:`\lambda` as given.
+    n_scaled : bool
+        Whether :math:`n\lambda` (Vert's mean loss) was used instead of :math:`\lambda`.
+    """
+
+    alpha: np.ndarray
+    lam: float
+    n_scaled: bool
+
+
+def _check_ridge(K, y, lam):
+    """Validate a Gram matrix, a target vector of matching length and a positive lambda."""
+    K = check_gram(K)
+    y = check_array(y, "y", ndim=1)
+    check_same_n(K, y, "K", "y")
+    return K, y, check_positive(lam, "lam")
+
+
+def _solve_shifted(A, shift, B):
+    r"""Solve :math:`(A + \text{shift}\, I) Z = B` for a symmetric ``A`` by Cholesky.
+
+    ``A + shift I`` is positive definite, with eigenvalues at least ``shift``, when ``A`` is PSD.
+    A Cholesky pivot :math:`L_{jj}^2` is never below the smallest eigenvalue, so a pivot at
+    round-off level means a numerically singular system: that is an error, not an answer. If
+    ``A`` is not PSD (the caller has already warned), Cholesky may fail: fall back to LU.
+    """
+    M = A.copy()  # a new array: A is not modified
+    M.flat[:: len(M) + 1] += shift
+    singular = ValueError(
+        f"lam is too small: the Gram matrix + {shift:.3g} I is numerically singular "
+        "(the Gram matrix is not positive semi-definite, or the shift is at round-off level)"
+    )
+    try:
+        L = np.linalg.cholesky(M)
+    except np.linalg.LinAlgError:
+        try:
+            return np.linalg.solve(M, B)
+        except np.linalg.LinAlgError:
+            raise singular from None
+    if np.min(np.diag(L)) ** 2 <= len(M) * np.finfo(float).eps * max(M.max(), -M.min()):
+        raise singular
+    return _solve_lower_transposed(L, _solve_lower(L, B))
+
+
+#: Rows per block of the triangular solves.
+_TRIANGULAR_BLOCK = 128
+
+
+def _solve_lower(L, B):
+    r"""Solve :math:`L Z = B` for a lower-triangular :math:`L`, by blocks of rows.
+
+    NumPy has no triangular solver, and ``np.linalg.solve`` would factor :math:`L` again at
+    :math:`\tfrac23 n^3` flops. By blocks, the work is matrix products of size :math:`O(n^2)` per
+    right-hand side plus small dense solves of the diagonal blocks.
+    """
+    Z = np.array(B, dtype=float)
+    for start in range(0, len(L), _TRIANGULAR_BLOCK):
+        stop = start + _TRIANGULAR_BLOCK
+        Z[start:stop] -= L[start:stop, :start] @ Z[:start]
+        Z[start:stop] = np.linalg.solve(L[start:stop, start:stop], Z[start:stop])
+    return Z
+
+
+def _solve_lower_transposed(L, B):
+    r"""Solve :math:`L^\top Z = B` for a lower-triangular :math:`L`, by blocks from the end."""
+    Z = np.array(B, dtype=float)
+    for start in reversed(range(0, len(L), _TRIANGULAR_BLOCK)):
+        stop = start + _TRIANGULAR_BLOCK
+        Z[start:stop] -= L[stop:, start:stop].T @ Z[stop:]
+        Z[start:stop] = np.linalg.solve(L[start:stop, start:stop].T, Z[start:stop])
+    return Z
+
+
+def kernel_ridge(K, y, lam, n_scaled=False):
+    r"""Kernel ridge regression: its dual coefficients.
+
+    .. math::
+        \alpha = (K + \lambda I)^{-1} y
+        \qquad\text{or}\qquad
+        \alpha = (K + n\lambda I)^{-1} y \ \text{ if } n\_scaled
+
+    The first minimises :math:`\sum_i (y_i - f(x_i))^2 + \lambda \|f\|^2` (KRR notes, 20.3;
+    Rousseau, *Kernel methods* (2022), "Kernel ridge regression"); the second Vert's
+    :math:`\frac1n \sum_i (y_i - f(x_i))^2 + \lambda \|f\|^2` (Vert, *Méthodes à noyaux* (2004),
+    "Écriture duale"). Solved by a Cholesky factorisation :math:`K + \lambda I = LL^\top`
+    and two triangular systems, not by forming an inverse.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix of the training points.
+    y : array_like, shape (n,)
+        Real targets.
+    lam : float > 0
+        Regularisation :math:`\lambda`.
+    n_scaled : bool
+        Use :math:`n\lambda` (Vert's mean loss) instead of :math:`\lambda`.
+
+    Returns
+    -------
+    KernelRidgeResult
+        ``alpha``, with :math:`f = \sum_i \alpha_i K(x_i, \cdot)`; predict with
+        :func:`kernel_ridge_predict`.
+
+    Examples
+    --------
+    >>> K = [[2.0, 1.0], [1.0, 2.0]]
+    >>> kernel_ridge(K, [1.0, 0.0], lam=1.0).alpha  # (K + I)^{-1} y = [3, -1] / 8
+    array([ 0.375, -0.125])
+    """
+    K, y, lam = _check_ridge(K, y, lam)
+    n_scaled = check_bool(n_scaled, "n_scaled")
+    shift = len(y) * lam if n_scaled else lam
+    return KernelRidgeResult(alpha=_solve_shifted(K, shift, y), lam=lam, n_scaled=n_scaled)
+
+
+def kernel_ridge_predict(result, K_test):
+    r"""Predictions of KRR at new points, :math:`f(x) = \sum_i \alpha_i K(x_i, x)`.
+
+    .. math:: f = K_{test}\, \alpha
+
+    Source: KRR notes, the model :math:`\hat f(x) = \sum_i \beta_i K(x_i, x)`; Vert (2004),
+    "Écriture duale".
+
+    Parameters
+    ----------
+    result : KernelRidgeResult
+        From :func:`kernel_ridge`: the dual coefficients :math:`\alpha`.
+    K_test : array_like, shape (n_test, n)
+        ``K_test[a, i] = K(t_a, x_i)``.
+
+    Returns
+    -------
+    f : ndarray, shape (n_test,)
+
+    Examples
+    --------
+    >>> fit = kernel_ridge([[2.0, 1.0], [1.0, 2.0]], [1.0, 0.0], lam=1.0)  # alpha = [3, -1] / 8
+    >>> kernel_ridge_predict(fit, [[2.0, 1.0], [0.0, 1.0]])
+    array([ 0.625, -0.125])
+    """
+    result = check_instance(result, KernelRidgeResult, "result", "kernel_ridge")
+    K_test = check_test_gram(K_test, len(result.alpha))
+    return K_test @ result.alpha
+
+
+def ridge_primal(X, y, lam):
+    r"""Ridge regression in the input space, without intercept.
+
+    .. math:: w = (X^\top X + \lambda I_d)^{-1} X^\top y,
+        \qquad \min_w \|y - Xw\|^2 + \lambda \|w\|^2
+
+    Source: Rousseau (2022), "Kernel ridge regression"
+    (:math:`\hat y^{\text{ridge}} = X(X^\top X + \lambda I_p)^{-1} X^\top y`); Valle Vidal,
+    *Vector de soporte y métodos de kernel* (2009), "Kernel ridge regression", problem (7).
+    With the linear kernel :math:`K = XX^\top`, :math:`w = X^\top \alpha` for
+    :math:`\alpha` = ``kernel_ridge(K, y, lam).alpha``. Solved by Cholesky, a :math:`d \times d`
+    system.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    y : array_like, shape (n,)
+    lam : float > 0
+
+    Returns
+    -------
+    w : ndarray, shape (d,)
+
+    Examples
+    --------
+    >>> ridge_primal([[1.0], [2.0]], [1.0, 2.0], lam=1.0)  # 5 / (5 + 1)
+    array([0.83333333])
+    """
+    X = check_array(X, "X")
+    y = check_array(y, "y", ndim=1)
+    check_same_n(X, y, "X", "y")
+    lam = check_positive(lam, "lam")
+    return _solve_shifted(X.T @ X, lam, X.T @ y)
+
+
+def kernel_ridge_objective(alpha, K, y, lam, n_scaled=False):
+    r"""Regularised objective of KRR in the dual coefficients.
+
+    .. math::
+        J(\alpha) = \|y - K\alpha\|^2 + \lambda\, \alpha^\top K \alpha
+        \qquad\text{or}\qquad
+        \frac1n \|y - K\alpha\|^2 + \lambda\, \alpha^\top K \alpha \ \text{ if } n\_scaled
+
+    Source: KRR notes, 20.2 (:math:`J(\beta)`); Vert (2004), "Écriture duale (cont.)".
+    It equals the RKHS objective at :math:`f = \sum_i \alpha_i K(x_i, \cdot)`.
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    lam : float > 0
+    n_scaled : bool
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> kernel_ridge_objective([0.0, 0.0], [[2.0, 1.0], [1.0, 2.0]], [1.0, 2.0], lam=1.0)
+    5.0
+    """
+    K, y, lam = _check_ridge(K, y, lam)
+    n_scaled = check_bool(n_scaled, "n_scaled")
+    alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
+    residual = y - K @ alpha
+    loss = float(residual @ residual) / (len(y) if n_scaled else 1.0)
+    return loss + lam * float(alpha @ K @ alpha)
+
+
+def kernel_ridge_gradient(alpha, K, y, lam, n_scaled=False):
+    r"""Gradient of :func:`kernel_ridge_objective` with respect to :math:`\alpha`.
+
+    .. math::
+        \nabla J(\alpha) = -2K(y - K\alpha) + 2\lambda K\alpha = 2K\,[(K + \lambda I)\alpha - y]
+
+    and :math:`\frac2n K(K\alpha - y) + 2\lambda K\alpha = \frac2n K\,[(K + n\lambda I)\alpha - y]`
+    with ``n_scaled``.
+
+    Source: KRR notes, 20.3; Vert (2004), "Écriture duale (cont.)". It vanishes exactly on
+    :math:`(K + \lambda I)^{-1} y + \ker K`: a whole affine subspace when :math:`K` is singular.
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    lam : float > 0
+    n_scaled : bool
+
+    Returns
+    -------
+    grad : ndarray, shape (n,)
+
+    Examples
+    --------
+    >>> K = [[2.0, 1.0], [1.0, 2.0]]
+    >>> kernel_ridge_gradient([0.375, -0.125], K, [1.0, 0.0], lam=1.0)
+    array([0., 0.])
+    """
+    K, y, lam = _check_ridge(K, y, lam)
+    n_scaled = check_bool(n_scaled, "n_scaled")
+    alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
+    scale = len(y) if n_scaled else 1.0
+    return 2.0 * K @ ((K @ alpha - y) / scale + lam * alpha)
+
+
+def lam_mean_to_sum(lam, n):
+    r"""Regularisation for the sum loss equivalent to Vert's :math:`\lambda` with the mean loss.
+
+    .. math::
+        \arg\min_f \frac1n \sum_i (y_i - f(x_i))^2 + \lambda \|f\|^2
+        = \arg\min_f \sum_i (y_i - f(x_i))^2 + n\lambda \|f\|^2
+
+    (multiply the objective by :math:`n`). Source: Vert (2004), "Moindres carrés régularisés",
+    against the KRR notes' sum.
+
+    Parameters
+    ----------
+    lam : float > 0
+    n : int >= 1
+
+    Returns
+    -------
+    float
+        :math:`n\lambda`.
+
+    Examples
+    --------
+    >>> lam_mean_to_sum(0.01, 30)
+    0.3
+    """
+    return check_positive(lam, "lam") * check_integer(n, "n", low=1)
+
+
+def lam_sum_to_mean(lam, n):
+    r"""Inverse of :func:`lam_mean_to_sum`.
+
+    .. math:: \lambda_{\text{mean}} = \lambda_{\text{sum}} / n
+
+    Parameters
+    ----------
+    lam : float > 0
+    n : int >= 1
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> lam_sum_to_mean(0.3, 30)
+    0.01
+    """
+    return check_positive(lam, "lam") / check_integer(n, "n", low=1)
+
+
+def kernel_ridge_lagrange(K, y, lam):
+    r"""Valle Vidal's dual variables of ridge regression.
+
+    .. math:: \alpha = 2\lambda (K + \lambda I)^{-1} y
+
+    They are the Lagrange multipliers of the constraints :math:`y_i - \langle w, x_i\rangle =
+    \xi_i` in :math:`\min \lambda\|w\|^2 + \sum_i \xi_i^2`, with
+    :math:`w = \frac{1}{2\lambda} \sum_i \alpha_i x_i` and :math:`\xi_i = \alpha_i / 2`; they
+    maximise :func:`kernel_ridge_lagrange_objective`. They are :math:`2\lambda` times the
+    coefficients of :func:`kernel_ridge`, and twice the residuals:
+    :math:`\alpha = 2(y - K\alpha/(2\lambda))`.
+
+    Source: Valle Vidal (2009), "Kernel ridge regression (2)–(4)".
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    lam : float > 0
+
+    Returns
+    -------
+    alpha : ndarray, shape (n,)
+
+    Examples
+    --------
+    >>> kernel_ridge_lagrange([[2.0, 1.0], [1.0, 2.0]], [1.0, 0.0], lam=1.0)
+    array([ 0.75, -0.25])
+    """
+    K, y, lam = _check_ridge(K, y, lam)
+    return 2.0 * lam * _solve_shifted(K, lam, y)
+
+
+def kernel_ridge_lagrange_objective(alpha, K, y, lam):
+    r"""Valle Vidal's dual objective of ridge regression.
+
+    .. math::
+        W(\alpha) = y^\top \alpha - \frac{1}{4\lambda} \alpha^\top K \alpha
+        - \frac14 \alpha^\top \alpha
+
+    Source: Valle Vidal (2009), "Kernel ridge regression (3)". Its maximum equals the minimum of
+    the primal :math:`\lambda \|w\|^2 + \sum_i \xi_i^2`, which is :func:`kernel_ridge_objective`
+    at the KRR solution (strong duality).
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    lam : float > 0
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> K = [[2.0, 1.0], [1.0, 2.0]]
+    >>> round(kernel_ridge_lagrange_objective([0.75, -0.25], K, [1.0, 0.0], lam=1.0), 6)
+    0.375
+    """
+    K, y, lam = _check_ridge(K, y, lam)
+    alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
+    return float(y @ alpha - (alpha @ K @ alpha) / (4.0 * lam) - (alpha @ alpha) / 4.0)
+
+
+def kernel_ridge_lagrange_predict(K, y, lam, K_test):
+    r"""Valle Vidal's regression function :math:`f(x) = y^\top (K + \lambda I)^{-1} k`.
+
+    .. math:: f(x) = \langle w, x \rangle = y^\top (K + \lambda I)^{-1} k,
+        \qquad k_i = K(x_i, x)
+
+    evaluated as written: solve :math:`(K + \lambda I) Z = K_{test}^\top` for all the test
+    points at once, then :math:`f = y^\top Z`. The same predictions as
+    :func:`kernel_ridge_predict` with ``kernel_ridge(K, y, lam)``, computed in another order.
+
+    Source: Valle Vidal (2009), "Kernel ridge regression (4)" and the "Proposición" after it.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+    y : array_like, shape (n,)
+    lam : float > 0
+    K_test : array_like, shape (n_test, n)
+
+    Returns
+    -------
+    f : ndarray, shape (n_test,)
+
+    Examples
+    --------
+    >>> K = [[2.0, 1.0], [1.0, 2.0]]
+    >>> kernel_ridge_lagrange_predict(K, [1.0, 0.0], 1.0, [[2.0, 1.0], [0.0, 1.0]])
+    array([ 0.625, -0.125])
+    """
+    K, y, lam = _check_ridge(K, y, lam)
+    K_test = check_test_gram(K_test, len(y))
+    return y @ _solve_shifted(K, lam, K_test.T)
+
+
+def ridge_weights_from_lagrange(X, alpha, lam):
+    r"""Primal weights from Valle Vidal's dual variables.
+
+    .. math:: w = \frac{1}{2\lambda} \sum_i \alpha_i x_i = \frac{1}{2\lambda} X^\top \alpha
+
+    from :math:`\partial L / \partial w = 2\lambda w - \sum_i \alpha_i x_i = 0`. Source: Valle
+    Vidal (2009), "Kernel ridge regression (2)", which prints
+    :math:`w = 1 / (2\lambda \sum_i \alpha_i x_i)` (see the errata).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    alpha : array_like, shape (n,)
+    lam : float > 0
+
+    Returns
+    -------
+    w : ndarray, shape (d,)
+
+    Examples
+    --------
+    >>> ridge_weights_from_lagrange([[1.0], [2.0]], [1.0, 1.0], lam=0.5)
+    array([3.])
+    """
+    X = check_array(X, "X")
+    alpha = check_array(alpha, "alpha", ndim=1)
+    check_same_n(X, alpha, "X", "alpha")
+    lam = check_positive(lam, "lam")
+    return X.T @ alpha / (2.0 * lam)
