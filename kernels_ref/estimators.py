@@ -38,6 +38,7 @@ Examples
 """
 
 import inspect
+import numbers
 import sys
 import warnings
 
@@ -522,7 +523,7 @@ class KernelKMeans(_Estimator):
 
     def fit(self, X, y=None):
         """Cluster the rows of ``X`` (``y`` is ignored); return ``self``."""
-        min_samples = self.n_clusters if isinstance(self.n_clusters, int) else 1
+        min_samples = self.n_clusters if isinstance(self.n_clusters, numbers.Integral) else 1
         X = self._check_X(X, min_samples=max(min_samples, 1))
         result = clustering.kernel_kmeans(
             self._gram(X),

@@ -98,6 +98,36 @@ def test_callable_kernel_equals_the_named_kernel():
     assert np.allclose(named.predict(X), given.predict(X), rtol=0, atol=1e-10)
 
 
+def test_each_estimator_returns_what_its_package_function_returns_on_the_gram_matrix():
+    from kernels_ref import clustering, pca, ridge, svm, svr
+    from kernels_ref.kernels import gaussian_kernel
+
+    X, labels = _two_moons(40)
+    y = np.where(labels == "upper", 1.0, -1.0)
+    Z = X[:7] + 0.05
+    K, K_test = gaussian_kernel(X, sigma=0.8), gaussian_kernel(Z, X, sigma=0.8)
+
+    def same(a, b):
+        return np.allclose(a, b, rtol=0, atol=1e-12)
+
+    res = svm.soft_margin_l1(K, y, 2.0)
+    assert same(
+        CSVC(C=2.0, sigma=0.8).fit(X, y).decision_function(Z), K_test @ (res.alpha * y) + res.b
+    )
+    res = svm.nu_svm(K, y, 0.3)
+    assert same(
+        NuSVC(nu=0.3, sigma=0.8).fit(X, y).decision_function(Z), svm.decision_function(res, K_test)
+    )
+    res = svr.svr(K, X[:, 1], 1.0, 0.1)
+    assert same(EpsilonSVR(sigma=0.8).fit(X, X[:, 1]).predict(Z), svr.svr_predict(res, K_test))
+    alpha = ridge.kernel_ridge(K, X[:, 1], 0.5)
+    assert same(KernelRidge(lam=0.5, sigma=0.8).fit(X, X[:, 1]).predict(Z), K_test @ alpha)
+    res = pca.kernel_pca(K, n_components=3)
+    assert same(KernelPCA(3, sigma=0.8).fit(X).transform(Z), pca.transform(res, K_test, K))
+    res = clustering.kernel_kmeans(K, 3, rng=5)
+    assert np.array_equal(KernelKMeans(3, sigma=0.8, random_state=5).fit_predict(X), res.labels)
+
+
 def test_get_params_and_set_params_follow_the_init_signature():
     svc = CSVC(C=3.0)
     assert svc.get_params()["C"] == 3.0
