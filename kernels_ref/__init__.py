@@ -22,6 +22,7 @@ cvx            cvxpy reference solutions (primal and dual) of every SVM and SVR 
 pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
 clustering     Kernel k-means and kernel k-nearest neighbours.
+estimators     scikit-learn-style classes over the learners above (scikit-learn not imported).
 exceptions     The dedicated exception and warnings.
 """
 
@@ -29,6 +30,7 @@ from . import (
     bounds,
     cca,
     clustering,
+    estimators,
     exceptions,
     feature_space,
     kernels,
@@ -52,6 +54,7 @@ __all__ = [
     "bounds",
     "cca",
     "clustering",
+    "estimators",
     "exceptions",
     "feature_space",
     "kernels",

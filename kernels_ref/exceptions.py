@@ -6,7 +6,13 @@ type; a result that is returned but deserves attention (a Gram matrix that is no
 semi-definite, a solver stopped by its iteration limit) is signalled by a warning.
 """
 
-__all__ = ["ConvergenceWarning", "NotPSDWarning", "NotSeparableError"]
+__all__ = [
+    "ConvergenceWarning",
+    "DataConversionWarning",
+    "NotFittedError",
+    "NotPSDWarning",
+    "NotSeparableError",
+]
 
 
 class NotSeparableError(ValueError):
@@ -19,3 +25,15 @@ class ConvergenceWarning(UserWarning):
 
 class NotPSDWarning(UserWarning):
     """A Gram matrix has a clearly negative eigenvalue: the "kernel" is not positive definite."""
+
+
+class NotFittedError(ValueError, AttributeError):
+    """An estimator of :mod:`kernels_ref.estimators` was used before ``fit``.
+
+    A subclass of both :class:`ValueError` and :class:`AttributeError`, like scikit-learn's
+    ``sklearn.exceptions.NotFittedError``, so that code written for scikit-learn catches it.
+    """
+
+
+class DataConversionWarning(UserWarning):
+    """An estimator received ``y`` as a column vector of shape ``(n, 1)`` and flattened it."""
