@@ -761,6 +761,12 @@ def test_nu_svm_at_nu_max():
     np.testing.assert_allclose(res.alpha, [0, 0, 0, 0, 1 / 8, 1 / 8, 1 / 8, 1 / 8], atol=1e-9)
     assert res.dual_objective == pytest.approx(-9 / 8, abs=1e-9)
     assert res.kkt_violation <= 1e-8
+    # No free alpha in either class: r = (rho - b, -rho - b) per class comes from the
+    # interval [max G on alpha = 1/n, min G on alpha = 0], G_t = y_t w x_t with w = 3/2.
+    # Class -1: [max(-6, -7.5), min(0, -1.5, -3, -4.5)] = [-6, -4.5], midpoint -5.25 = rho + b;
+    # class +1: all at 1/n, so any r_+ = rho - b >= max(15, 16.5) is optimal.
+    assert res.rho + res.b == pytest.approx(-5.25, abs=1e-8)
+    assert np.isfinite(res.rho - res.b) and res.rho - res.b >= 16.5 - 1e-8
     with pytest.raises(ValueError, match=r"^nu = 0.5000001 is infeasible"):
         nu_svm(X @ X.T, y, nu=0.5000001)
 
