@@ -91,7 +91,11 @@ class KernelCCAResult(ShortRepr):
     alpha1, alpha2 : ndarray, shape (n, k)
         Dual coefficients, :math:`w^j = \sum_i \alpha^j_i \Phi_j(x^j_i)`, with
         :math:`\alpha^T (K_j^2 + \kappa K_j) \alpha = 1`; they lie in the range of
-        :math:`K_j` (the minimum-norm choice).
+        :math:`K_j` (the minimum-norm choice). Pairs of a repeated correlation (e.g. all the
+        correlations 1 of ``reg = 0`` on invertible Gram matrices) are any orthonormal basis
+        of their common subspace: which one depends on the machine's LAPACK, and no sign
+        convention fixes a rotation. Use such columns only through what the subspace
+        determines (the correlation, the span), never one by one.
     reg : float
         The regularisation :math:`\kappa`.
     rank1, rank2 : int
