@@ -222,13 +222,14 @@ def check_test_gram(K_test, n_train, name="K_test"):
     return check_array(K_test, name, ndim=2, n_cols=n_train)
 
 
-def check_labels(y, n=None, name="y"):
-    """Return labels as a float array of -1.0 and +1.0, with both classes present."""
+def check_labels(y, n=None, name="y", both_classes=True):
+    """Return labels as a float array of -1.0 and +1.0, with both classes present (unless
+    ``both_classes=False``: the general form of the SMO solver allows one class)."""
     y = check_array(y, name, ndim=1, n_rows=n)
     if not np.all((y == 1.0) | (y == -1.0)):
         bad = np.unique(y[(y != 1.0) & (y != -1.0)])[:5]
         raise ValueError(f"{name} must contain only -1 and +1, found {bad.tolist()}")
-    if np.all(y == y[0]):
+    if both_classes and np.all(y == y[0]):
         raise ValueError(f"{name} must contain both classes -1 and +1, found only {y[0]:+.0f}")
     return y
 

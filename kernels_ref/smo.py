@@ -51,7 +51,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import ShortRepr
-from ._validation import check_array, check_bool, check_gram, check_max_iter, check_positive
+from ._validation import (
+    check_array,
+    check_bool,
+    check_gram,
+    check_labels,
+    check_max_iter,
+    check_positive,
+)
 from .exceptions import ConvergenceWarning
 
 __all__ = [
@@ -205,7 +212,7 @@ def working_sets(alpha, y, C):
     >>> up.tolist(), low.tolist()
     ([True, False, False], [False, True, True])
     """
-    y = _check_signs(y, "y")
+    y = check_labels(y, both_classes=False)
     n = len(y)
     alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
     C = _check_bounds(C, n)
@@ -287,14 +294,6 @@ def _gap(v, up, low, pos, two_constraints):
     return max(_optimality_gap(v, up & pos, low & pos), _optimality_gap(v, up & ~pos, low & ~pos))
 
 
-def _check_signs(y, name, n=None):
-    """Labels of the general form: +1 and -1 only (one class is allowed)."""
-    y = check_array(y, name, ndim=1, n_rows=n)
-    if not np.all((y == 1.0) | (y == -1.0)):
-        raise ValueError(f"{name} must contain only -1 and +1")
-    return y
-
-
 def _check_bounds(C, n):
     """Upper bounds as a new float array of ``n`` values in (0, +inf]."""
     if isinstance(C, (str, bytes)) or np.iscomplexobj(C) or np.asarray(C).dtype == bool:
@@ -313,7 +312,7 @@ def _check_problem(K, y, p, C, alpha0):
     if isinstance(K, np.ndarray) or not hasattr(K, "submatrix"):
         K = check_gram(K, "K")  # square, symmetric, finite; warns if not PSD
     n = K.shape[0]
-    y = _check_signs(y, "y", n)
+    y = check_labels(y, n=n, both_classes=False)
     p = check_array(p, "p", ndim=1, n_rows=n)
     C = _check_bounds(C, n)
     alpha0 = np.zeros(n) if alpha0 is None else check_array(alpha0, "alpha0", ndim=1, n_rows=n)
