@@ -429,6 +429,88 @@ ROWS = [
         lambda: {"R": 2.0, "rho": 0.5},
         scalars={"R": "pos", "rho": "pos"},
     ),
+    Row(
+        "bounds.vc_bound",
+        bounds.vc_bound,
+        lambda: {"R_emp": 0.1, "D": 3, "N": 100, "delta": 0.05, "C": 1.0},
+        scalars={"R_emp": "unit", "D": "pos", "N": "int1", "delta": "prob_open", "C": "pos"},
+        extra=[
+            ("D = N", {"D": 100}, ValueError, r"^D must lie in \[1\.0, 100\)"),
+            ("D < 1", {"D": 0.5}, ValueError, r"^D must"),
+            ("N = 1", {"N": 1, "D": 1}, ValueError, r"^D must"),
+        ],
+    ),
+    Row(
+        "bounds.vc_dimension_margin_bound",
+        bounds.vc_dimension_margin_bound,
+        lambda: {"R": 2.0, "rho": 0.5, "d": 3},
+        scalars={"R": "pos", "rho": "pos"},
+        extra=[
+            ("rho > R", {"rho": 3.0}, ValueError, r"^rho must be <= R"),
+            *[
+                (f"d={d!r}", {"d": d}, ValueError, r"^d must")
+                for d in [0, -1, 1.5, 2.0, math.nan, -math.inf, "2", True, None]
+            ],
+        ],
+    ),
+    *[
+        Row(
+            f"bounds.{name}",
+            getattr(bounds, name),
+            make,
+            {"f": vector(), "y": LABELS},
+            scalars,
+        )
+        for name, make, scalars in [
+            ("functional_margins", lambda: {"f": T - 2.0, "y": Y}, {}),
+            ("geometric_margin", lambda: {"f": T - 2.0, "y": Y, "w_norm": 2.0}, {"w_norm": "pos"}),
+            (
+                "margin_slacks",
+                lambda: {"f": T - 2.0, "y": Y, "gamma": 0.5, "w_norm": 2.0},
+                {"gamma": "pos", "w_norm": "pos"},
+            ),
+        ]
+    ],
+    Row(
+        "bounds.margin_bound",
+        bounds.margin_bound,
+        lambda: {"m": 10**6, "R": 1.0, "gamma": 0.5, "delta": 0.05},
+        scalars={"m": "int1", "R": "pos", "gamma": "pos", "delta": "prob_open"},
+        extra=[
+            ("m <= 64 R^2/gamma^2", {"m": 256}, ValueError, r"^m must exceed 64 R\^2/gamma\^2"),
+            ("gamma > R", {"gamma": 1.5}, ValueError, r"^gamma must be <= R"),
+        ],
+    ),
+    *[
+        Row(
+            f"bounds.{name}",
+            getattr(bounds, name),
+            lambda: {"xi": np.abs(T - 2.0), "R": 1.0, "gamma": 0.5, "delta": 0.05, "c": 1.0},
+            {"xi": vector(samples=None)},
+            {"R": "pos", "gamma": "pos", "delta": "prob_open", "c": "pos"},
+            extra=[("xi negative", {"xi": T - 2.0}, ValueError, r"^xi must be >= 0")],
+        )
+        for name in ("margin_slack_bound_l2", "margin_slack_bound_l1")
+    ],
+    Row(
+        "bounds.sv_compression_bound",
+        bounds.sv_compression_bound,
+        lambda: {"m": 20, "n_sv": 3, "delta": 0.05},
+        scalars={"m": "int1", "n_sv": "int1", "delta": "prob_open"},
+        extra=[("n_sv = m", {"n_sv": 20}, ValueError, r"^n_sv must lie in \[1, 19\]")],
+    ),
+    Row(
+        "bounds.informative_sample_size",
+        bounds.informative_sample_size,
+        lambda: {"bound": lambda m: 100.0 / m, "m_min": 1, "m_max": 10**6},
+        scalars={"m_min": "int1", "m_max": "int1"},
+        extra=[
+            ("bound not callable", {"bound": 0.5}, ValueError, r"^bound must be callable"),
+            ("bound None", {"bound": None}, ValueError, r"^bound must be callable"),
+            ("m_max < m_min", {"m_min": 10, "m_max": 5}, ValueError, r"^m_max must be >= m_min"),
+            ("never below 1", {"bound": lambda m: 2.0}, ValueError, r"^bound is >= 1"),
+        ],
+    ),
     # svm
     Row(
         "svm.hard_margin",
@@ -849,6 +931,8 @@ BAD_SCALARS = {
     "real": [NAN, INF, -INF, "1", 1 + 0j, True, None],
     "int1": [0, -1, np.int64(0), 1.5, 2.0, NAN, INF, "2", True, None],
     "nu": [0.0, -0.25, 1.5, NAN, INF, "0.5", True, None],
+    "prob_open": [0.0, 1.0, -0.25, 1.5, NAN, INF, "0.5", 0.5j, True, None],
+    "unit": [-0.25, 1.5, NAN, INF, -INF, "0.5", 0.5j, True, None],
     "bool": ["yes", 1, 0, 1.0, None],
 }
 BAD_ITERATION_LIMITS = [0, -1, 1.5, "10", True]
