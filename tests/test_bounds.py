@@ -521,3 +521,14 @@ def test_informative_sample_size_stops():
         informative_sample_size(1.0)
     with pytest.raises(ValueError, match=r"^m_max must be >= m_min"):
         informative_sample_size(lambda m: 0.5, m_min=10, m_max=5)
+
+
+def test_informative_sample_size_limits():
+    # the default search stops at m_max = 10^12, included
+    assert informative_sample_size(lambda m: (1e12 - 1) / m) == 10**12
+    with pytest.raises(ValueError, match=r"^bound is >= 1"):
+        informative_sample_size(lambda m: 1e12 / m)
+    # a search interval of one point
+    assert informative_sample_size(lambda m: 4.0 / m, m_min=5, m_max=5) == 5
+    with pytest.raises(ValueError, match=r"^bound is >= 1"):
+        informative_sample_size(lambda m: 4.0 / m, m_min=4, m_max=4)
