@@ -140,6 +140,7 @@ def test_novikoff_bound_rejects_bad_margin(rho):
 
 def test_novikoff_bound_allows_only_round_off_above_the_radius():
     assert novikoff_bound(1.0, 1.0 + 0.5e-9) == pytest.approx(1.0)
+    assert novikoff_bound(1.0, 1.0 * (1.0 + 1e-9)) == pytest.approx(1.0)  # the limit itself
     with pytest.raises(ValueError, match=r"^rho must be <= R"):
         novikoff_bound(1.0, 1.0 + 1.5e-9)
 
@@ -530,5 +531,6 @@ def test_informative_sample_size_limits():
         informative_sample_size(lambda m: 1e12 / m)
     # a search interval of one point
     assert informative_sample_size(lambda m: 4.0 / m, m_min=5, m_max=5) == 5
+    assert informative_sample_size(lambda m: 0.5, m_min=1, m_max=1) == 1
     with pytest.raises(ValueError, match=r"^bound is >= 1"):
         informative_sample_size(lambda m: 4.0 / m, m_min=4, m_max=4)
