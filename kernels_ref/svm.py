@@ -140,6 +140,17 @@ def _check_tol(tol):
     return check_positive(tol, "tol")
 
 
+def _check_start(alpha0, y, C):
+    """A feasible starting point of the C-SVM dual: 0 <= alpha0 <= C, y . alpha0 = 0."""
+    alpha0 = check_array(alpha0, "alpha0", ndim=1, n_rows=len(y))
+    if np.any(alpha0 < 0) or np.any(alpha0 > C):
+        raise ValueError(f"alpha0 must satisfy 0 <= alpha0 <= C = {C:g}")
+    gap = abs(float(y @ alpha0))
+    if gap > 1e-9 * max(1.0, float(alpha0.sum())):
+        raise ValueError(f"alpha0 must satisfy y . alpha0 = 0, got {gap:.3g}")
+    return alpha0
+
+
 # --- optimality ---------------------------------------------------------------------------
 
 
@@ -689,7 +700,7 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
     return _result(alpha, y, C, -y * res.grad, -res.objective, n_iter, res.converged)
 
 
-def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True):
+def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True, alpha0=None):
     r"""Soft-margin SVM with the hinge loss (C-SVM, L1 slacks), dual form.
 
     .. math::
@@ -712,6 +723,12 @@ def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True):
         Stopping tolerance :math:`m(\alpha) - M(\alpha)` (units of :math:`y_i f(x_i)`).
     max_iter : int >= 1, optional
     shrinking : bool
+    alpha0 : array_like, shape (n,), optional
+        Feasible starting point of SMO: :math:`0 \le \alpha^{(0)}_i \le C` and
+        :math:`y^\top\alpha^{(0)} = 0` (to round-off, :math:`10^{-9}\max(1,
+        \sum_i\alpha^{(0)}_i)`). The solution at a smaller :math:`C` is one: a *warm start*
+        along a grid of increasing :math:`C` (:func:`kernels_ref.model_selection.grid_search_C`
+        with ``warm_start=True``). The answer is the same as from 0, up to ``tol``; default 0.
 
     Returns
     -------
@@ -726,13 +743,20 @@ def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True):
     >>> res = soft_margin_l1(X @ X.T, [-1.0, 1.0], C=0.25)
     >>> res.alpha, res.b
     (array([0.25, 0.25]), -0.5)
+
+    Started from the solution at :math:`C = 1/4`, the solve at :math:`C = 1` ends at the
+    hard-margin solution :math:`\alpha_i = 1/2`:
+
+    >>> soft_margin_l1(X @ X.T, [-1.0, 1.0], C=1.0, alpha0=res.alpha).alpha
+    array([0.5, 0.5])
     """
     K, y = _check_fit(K, y)
     C = check_positive(C, "C")
     tol = _check_tol(tol)
     max_iter = _check_max_iter(max_iter, len(y))
     shrinking = check_bool(shrinking, "shrinking")
-    res = _smo(K, y, -np.ones(len(y)), C, tol=tol, max_iter=max_iter, shrinking=shrinking)
+    alpha0 = None if alpha0 is None else _check_start(alpha0, y, C)
+    res = _smo(K, y, -np.ones(len(y)), C, alpha0, tol=tol, max_iter=max_iter, shrinking=shrinking)
     Cv = np.full(len(y), C)
     return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, res.n_iter, res.converged)
 

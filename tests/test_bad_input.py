@@ -40,6 +40,7 @@ from kernels_ref import (
     feature_space,
     kernels,
     losses,
+    model_selection,
     pca,
     perceptron,
     representer,
@@ -104,6 +105,52 @@ def _primal():
 def _problem():
     x = cp.Variable()
     return cp.Problem(cp.Minimize((x - 1) ** 2))
+
+
+def _fit_l1_at_1(K, y):
+    return svm.soft_margin_l1(K, y, 1.0)
+
+
+def _gram_of_sigma(sigma):
+    return (1.0 + X @ X.T / sigma**2) ** 2
+
+
+FOLDS = model_selection.k_fold(N, 3, y=Y, seed=0)  # 3 folds of one point of each class
+SEED_ROWS = [
+    ("seed negative", {"seed": -1}, ValueError, r"^seed must lie in"),
+    ("seed str", {"seed": "0"}, ValueError, r"^seed must be an integer"),
+    ("seed float", {"seed": 1.5}, ValueError, r"^seed must be an integer"),
+    ("seed bool", {"seed": True}, ValueError, r"^seed must be an integer"),
+    ("seed None", {"seed": None}, ValueError, r"^seed must be an integer"),
+]
+LEARNER_ROWS = [
+    ("fit not callable", {"fit": "soft_margin_l1"}, ValueError, r"^fit must be callable"),
+    ("predict not callable", {"predict": None}, ValueError, r"^predict must be callable"),
+    ("loss unknown", {"loss": "hinge"}, ValueError, r"^loss must be one of"),
+    ("predict of the wrong size", {"predict": lambda r, K: np.ones(3)}, ValueError, r"^predict"),
+]
+FOLDS_ROWS = [
+    ("folds empty", {"folds": ()}, ValueError, r"^folds must be a non-empty sequence"),
+    ("folds of an array", {"folds": np.zeros((3, 2))}, ValueError, r"^folds must be"),
+    ("folds not pairs", {"folds": [(np.arange(3),)]}, ValueError, r"^folds must contain"),
+    ("folds out of range", {"folds": [([0, 1, 2], [6])]}, ValueError, r"^folds: the validation"),
+    ("folds overlap", {"folds": [([0, 1, 2], [2, 3])]}, ValueError, r"^folds: a validation set"),
+    ("folds of floats", {"folds": [([0.0, 1.0], [3.0])]}, ValueError, r"^folds: the train"),
+]
+GRID_ROWS = [
+    (
+        "C_grid with 0",
+        {"C_grid": np.array([0.0, 1.0])},
+        ValueError,
+        r"^C_grid must contain positive",
+    ),
+    (
+        "C_grid decreasing",
+        {"C_grid": np.array([1.0, 0.1])},
+        ValueError,
+        r"^C_grid must be strictly",
+    ),
+]
 
 
 # --- roles of the arguments --------------------------------------------------------------------
@@ -523,10 +570,20 @@ ROWS = [
     Row(
         "svm.soft_margin_l1",
         svm.soft_margin_l1,
-        lambda: {"K": K, "y": Y, "C": 1.0, "tol": 1e-8, "shrinking": True},
-        GRAM_Y,
+        lambda: {"K": K, "y": Y, "C": 1.0, "tol": 1e-8, "shrinking": True, "alpha0": ALPHA},
+        {**GRAM_Y, "alpha0": vector(optional=True)},
         {"C": "pos", "tol": "pos", "shrinking": "bool"},
         iteration="max_iter",
+        extra=[
+            ("alpha0 above C", {"alpha0": np.full(N, 2.0)}, ValueError, r"^alpha0 must satisfy 0"),
+            ("alpha0 negative", {"alpha0": -ALPHA}, ValueError, r"^alpha0 must satisfy 0"),
+            (
+                "alpha0 y.alpha0 != 0",
+                {"alpha0": np.eye(N)[0]},
+                ValueError,
+                r"^alpha0 must satisfy y",
+            ),
+        ],
     ),
     Row(
         "svm.soft_margin_l2",
@@ -633,6 +690,92 @@ ROWS = [
         svm.lambda_from_c,
         lambda: {"C": 2.0, "n": 5},
         scalars={"C": "pos", "n": "int1"},
+    ),
+    # model_selection
+    Row(
+        "model_selection.k_fold",
+        model_selection.k_fold,
+        lambda: {"n": N, "n_folds": 3, "y": Y, "seed": 0},
+        {"y": vector(optional=True)},
+        {"n": "int1", "n_folds": "int1"},
+        extra=[
+            ("n_folds > n", {"n_folds": 7}, ValueError, r"^n_folds must lie in \[2, 6\]"),
+            ("n_folds 1", {"n_folds": 1}, ValueError, r"^n_folds must lie in \[2, 6\]"),
+            ("n 1", {"n": 1, "y": None}, ValueError, r"^n must lie in \[2, inf\]"),
+            ("class smaller than n_folds", {"n_folds": 4}, ValueError, r"^y: class -1 has 3"),
+            *SEED_ROWS,
+        ],
+    ),
+    Row(
+        "model_selection.train_validation_split",
+        model_selection.train_validation_split,
+        lambda: {"n": N, "n_validation": 2, "y": Y, "seed": 0},
+        {"y": vector(optional=True)},
+        {"n": "int1", "n_validation": "int1"},
+        extra=[
+            ("n_validation = n", {"n_validation": N}, ValueError, r"^n_validation must lie in"),
+            ("class of one", {"y": np.r_[np.ones(5), -1.0]}, ValueError, r"^y: class -1 has 1"),
+            *SEED_ROWS,
+        ],
+    ),
+    Row(
+        "model_selection.validation_error",
+        model_selection.validation_error,
+        lambda: {
+            "K": K,
+            "y": Y,
+            "fit": _fit_l1_at_1,
+            "predict": svm.decision_function,
+            "folds": FOLDS,
+            "loss": "misclassification",
+        },
+        GRAM_Y,
+        extra=[*LEARNER_ROWS, *FOLDS_ROWS],
+    ),
+    Row(
+        "model_selection.grid_search_C",
+        model_selection.grid_search_C,
+        lambda: {
+            "K": K,
+            "y": Y,
+            "fit": svm.soft_margin_l1,
+            "predict": svm.decision_function,
+            "C_grid": np.array([0.1, 1.0, 10.0]),
+            "folds": FOLDS,
+            "warm_start": False,
+        },
+        {**GRAM_Y, "C_grid": vector(samples=None)},
+        {"warm_start": "bool"},
+        extra=[*LEARNER_ROWS, *FOLDS_ROWS, *GRID_ROWS],
+    ),
+    Row(
+        "model_selection.grid_search_C_sigma",
+        model_selection.grid_search_C_sigma,
+        lambda: {
+            "gram": _gram_of_sigma,
+            "y": Y,
+            "fit": svm.soft_margin_l1,
+            "predict": svm.decision_function,
+            "C_grid": np.array([0.1, 10.0]),
+            "sigma_grid": np.array([1.0, 4.0]),
+            "folds": FOLDS,
+        },
+        {"y": LABELS, "C_grid": vector(samples=None), "sigma_grid": vector(samples=None)},
+        {"warm_start": "bool"},
+        extra=[
+            *LEARNER_ROWS,
+            *FOLDS_ROWS,
+            *GRID_ROWS,
+            ("gram not callable", {"gram": K}, ValueError, r"^gram must be callable"),
+            ("gram not square", {"gram": lambda s: K[:, :5]}, ValueError, r"^gram\(1\) must"),
+            ("gram of NaN", {"gram": lambda s: K * np.nan}, ValueError, r"^gram\(1\) contains"),
+            (
+                "gram of another size",
+                {"gram": lambda s: K if s < 2 else K[:5, :5]},
+                ValueError,
+                r"^gram\(4\) must be 6 x 6",
+            ),
+        ],
     ),
     # pca
     Row(
@@ -1207,7 +1350,8 @@ def test_other_input_types_give_the_float64_answer(row, variant):
 def test_the_table_covers_every_public_function():
     import inspect
 
-    modules = [bounds, cca, clustering, cvx, feature_space, kernels, losses, pca, perceptron]
+    modules = [bounds, cca, clustering, cvx, feature_space, kernels, losses, model_selection]
+    modules += [pca, perceptron]
     modules += [representer, ridge, smo, svm, svr]
     public = {
         f"{m.__name__.split('.')[-1]}.{name}"

@@ -791,3 +791,53 @@ def test_hard_margin_stops_when_smo_stops_short_of_its_chunk(monkeypatch):
     with pytest.warns(ConvergenceWarning, match="no step makes progress"):
         res = hard_margin(linear_kernel(X), y)
     assert len(calls) == 1 and not res.converged
+
+
+# --- warm starts of the L1 soft margin (alpha0) ----------------------------------------------
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 30))
+def test_soft_margin_l1_started_at_its_solution_makes_no_step(seed, n):
+    X, y = overlapping(seed, n)
+    K = gaussian_kernel(X, sigma=1.0)
+    res = soft_margin_l1(K, y, 1.0, tol=TOL)
+    again = soft_margin_l1(K, y, 1.0, tol=TOL, alpha0=res.alpha)
+    assert again.n_iter == 0 and again.converged
+    np.testing.assert_array_equal(again.alpha, res.alpha)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 30))
+def test_soft_margin_l1_warm_started_from_a_smaller_c_is_the_same_svm(seed, n):
+    X, y = overlapping(seed, n)
+    K = gaussian_kernel(X, sigma=1.0)
+    small = soft_margin_l1(K, y, 0.1, tol=TOL)
+    warm = soft_margin_l1(K, y, 10.0, tol=TOL, alpha0=small.alpha)
+    cold = soft_margin_l1(K, y, 10.0, tol=TOL)
+    assert warm.dual_objective == pytest.approx(cold.dual_objective, rel=1e-7, abs=1e-9)
+    assert warm.kkt_violation <= 1e-8
+
+
+@pytest.mark.parametrize(
+    ("alpha0", "pattern"),
+    [
+        ([0.5, 0.5, 0.0], r"^alpha0 must satisfy 0 <= alpha0 <= C = 0.25"),
+        ([-0.1, -0.1, 0.0], r"^alpha0 must satisfy 0 <= alpha0 <= C"),
+        ([0.2, 0.0, 0.0], r"^alpha0 must satisfy y \. alpha0 = 0"),
+        ([0.1, 0.1], r"^alpha0 must have 3 rows"),
+        ([0.1, np.nan, 0.1], r"^alpha0 contains NaN"),
+    ],
+)
+def test_soft_margin_l1_rejects_an_infeasible_start(alpha0, pattern):
+    K = np.eye(3)
+    y = np.array([1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match=pattern):
+        soft_margin_l1(K, y, 0.25, alpha0=alpha0)
+
+
+def test_soft_margin_l1_does_not_modify_its_start():
+    X, y = overlapping(5, 20)
+    K = gaussian_kernel(X, sigma=1.0)
+    alpha0 = soft_margin_l1(K, y, 0.5).alpha.copy()
+    before = alpha0.copy()
+    soft_margin_l1(K, y, 5.0, alpha0=alpha0)
+    np.testing.assert_array_equal(alpha0, before)

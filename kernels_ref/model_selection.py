@@ -1,0 +1,606 @@
+r"""Model selection (chapter 8): validation sets, k-fold cross-validation, grid searches.
+
+A learner is given as two functions in the package's fit/predict convention (see the
+README, "Fit and predict"): ``fit(K_train, y_train)`` returns a result and
+``predict(result, K_val)`` returns the decision values of the validation points, with
+``K_val[a, i] = k(x_a, x_i)`` of shape ``(n_validation, n_train)``. The functions below take
+the Gram matrix ``K`` of all the data once, validate it once, and cut the blocks of each split
+out of it, so that no kernel is evaluated twice; the learner given by the user then checks its
+own blocks as it always does.
+
+The splits are lists of pairs ``(train, validation)`` of index arrays: one pair for a hold-out
+set (:func:`train_validation_split`), ``k`` pairs for k-fold cross-validation
+(:func:`k_fold`). The validation error of a learner (:func:`validation_error`) pools the
+validation points of all the pairs: for a k-fold partition it is the cross-validation estimate
+of Hastie, Tibshirani & Friedman (2009), §7.10.1, eq. (7.48),
+
+.. math::
+
+    \mathrm{CV} = \frac1n \sum_{i=1}^n L\big(y_i, \hat f^{-\kappa(i)}(x_i)\big),
+
+where :math:`\kappa(i)` is the fold of point :math:`i` and :math:`\hat f^{-k}` the learner
+fitted without fold :math:`k`. :func:`grid_search_C` and :func:`grid_search_C_sigma` compute
+it on a grid of the soft-margin constant :math:`C` (and of the width :math:`\sigma` of a
+Gaussian kernel) and return the whole curve or surface with the choice, the way Chevaleyre
+(2023), §3.3, chooses :math:`C^*`: one SVM per value of a logarithmic grid, and the minimum of
+its validation-error curve.
+"""
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._results import ShortRepr
+from ._validation import check_array, check_bool, check_gram, check_integer, check_labels
+from .exceptions import NotPSDWarning
+
+__all__ = [
+    "GridSearchResult",
+    "grid_search_C",
+    "grid_search_C_sigma",
+    "k_fold",
+    "train_validation_split",
+    "validation_error",
+]
+
+#: The losses of :func:`validation_error`: misclassification (labels +-1) and squared error.
+LOSSES = ("misclassification", "squared")
+
+
+@dataclass(frozen=True, repr=False)
+class GridSearchResult(ShortRepr):
+    r"""The validation errors of a grid search and the parameters it chooses.
+
+    Attributes
+    ----------
+    errors : ndarray, shape (n_C,) or (n_sigma, n_C)
+        Validation error (:func:`validation_error`) at each grid point: ``errors[j]`` for
+        ``C_grid[j]``, or ``errors[i, j]`` for ``(sigma_grid[i], C_grid[j])``.
+    C_grid : ndarray, shape (n_C,)
+        The values of :math:`C`, increasing.
+    C : float
+        The chosen :math:`C`.
+    index : int or tuple of int
+        Position of the choice in ``errors``: ``j``, or ``(i, j)``.
+    loss : str
+        ``"misclassification"`` or ``"squared"``.
+    n_validation : int
+        Number of validation predictions behind each error (the sum of the sizes of the
+        validation sets): a misclassification error times ``n_validation`` is a count.
+    sigma_grid : ndarray, shape (n_sigma,), or None
+        The values of :math:`\sigma`, increasing (:func:`grid_search_C_sigma` only).
+    sigma : float or None
+        The chosen :math:`\sigma` (:func:`grid_search_C_sigma` only).
+    """
+
+    errors: np.ndarray
+    C_grid: np.ndarray
+    C: float
+    index: int | tuple
+    loss: str
+    n_validation: int
+    sigma_grid: np.ndarray | None = None
+    sigma: float | None = None
+
+
+# --- splits ---------------------------------------------------------------------------------
+
+
+def _check_seed(seed):
+    return check_integer(seed, "seed", low=0)  # numpy's seeds are >= 0
+
+
+def _stratified_order(n, y, seed, min_class_size, what):
+    """A random order of ``range(n)`` in which each class of ``y`` is one contiguous block.
+
+    Without ``y`` it is a random permutation. With ``y``, each class (the distinct values of
+    ``y``, in increasing order) is shuffled and the classes are concatenated: any set of
+    evenly spaced positions of this order then takes from each class a share proportional
+    to its size (within one point). ``min_class_size`` is what ``what`` needs of each class.
+    """
+    rng = np.random.default_rng(seed)
+    if y is None:
+        return rng.permutation(n)
+    y = check_array(y, "y", ndim=1, n_rows=n)
+    classes, inverse = np.unique(y, return_inverse=True)
+    blocks = []
+    for c, value in enumerate(classes):
+        members = np.flatnonzero(inverse == c)
+        if len(members) < min_class_size:
+            raise ValueError(
+                f"y: class {value:g} has {len(members)} member(s), fewer than {what} "
+                f"= {min_class_size}; pass y=None for a split that is not stratified"
+            )
+        blocks.append(rng.permutation(members))
+    return np.concatenate(blocks)
+
+
+def k_fold(n, n_folds=5, *, y=None, seed=0):
+    r"""A random partition of the indices into ``n_folds`` folds, for k-fold cross-validation.
+
+    .. math::
+
+        \{0, \dots, n-1\} = V_1 \cup \dots \cup V_k \ \text{(disjoint)}, \qquad
+        |V_j| \in \{\lfloor n/k \rfloor, \lceil n/k \rceil\},
+
+    and the :math:`j`-th pair is :math:`(T_j, V_j)` with :math:`T_j` the other indices. Each
+    point is validated exactly once: the pooled error over the folds is the cross-validation
+    estimate :math:`\frac1n\sum_i L(y_i, \hat f^{-\kappa(i)}(x_i))` of Hastie, Tibshirani &
+    Friedman (2009), §7.10.1, eq. (7.48).
+
+    With ``y`` the partition is *stratified*: a class of :math:`n_c` points puts
+    :math:`\lfloor n_c/k \rfloor` or :math:`\lceil n_c/k \rceil` of them in each fold, so that
+    every fold keeps the class proportions of the data (within one point) and every training
+    set contains every class. The indices are shuffled within each class, the classes are laid
+    end to end, and position :math:`p` of this order goes to fold :math:`p \bmod k`; without
+    ``y`` one shuffle of all the indices is dealt the same way.
+
+    Parameters
+    ----------
+    n : int >= 2
+        Number of points.
+    n_folds : int, 2 <= n_folds <= n
+        :math:`k`; ``n_folds = n`` is leave-one-out.
+    y : array_like, shape (n,), optional
+        Class labels (any real values; each distinct value is a class). Every class must have
+        at least ``n_folds`` members.
+    seed : int >= 0
+        Seed of the shuffle: the same seed gives the same folds.
+
+    Returns
+    -------
+    tuple of (train, validation) pairs
+        ``n_folds`` pairs of sorted integer arrays; the validation sets partition
+        ``range(n)``.
+
+    Raises
+    ------
+    ValueError
+        If ``n < 2``, ``n_folds`` is outside ``[2, n]``, a class of ``y`` has fewer than
+        ``n_folds`` members, or ``seed`` is not an integer >= 0.
+
+    Examples
+    --------
+    >>> folds = k_fold(10, 3, y=[1, 1, 1, 1, 1, 1, -1, -1, -1, -1], seed=0)
+    >>> [len(v) for t, v in folds], [len(t) for t, v in folds]
+    ([4, 3, 3], [6, 7, 7])
+    >>> sorted(np.concatenate([v for t, v in folds]).tolist()) == list(range(10))
+    True
+    """
+    n = check_integer(n, "n", low=2)
+    n_folds = check_integer(n_folds, "n_folds", low=2, high=n)
+    seed = _check_seed(seed)
+    order = _stratified_order(n, y, seed, n_folds, "n_folds")
+    fold = np.empty(n, dtype=np.intp)
+    fold[order] = np.arange(n) % n_folds  # position p of the order goes to fold p mod k
+    return tuple((np.flatnonzero(fold != j), np.flatnonzero(fold == j)) for j in range(n_folds))
+
+
+def train_validation_split(n, n_validation, *, y=None, seed=0):
+    r"""A random split of the indices into a training set and a validation set.
+
+    .. math::
+
+        \{0, \dots, n-1\} = T \cup V \ \text{(disjoint)}, \qquad |V| = m,
+
+    the hold-out set of Chevaleyre (2023), §3.3 ("for each C, train an SVM and compute its
+    validation error"): the learner is fitted on :math:`T` and its error measured on
+    :math:`V`. With ``y`` the split is stratified: a class of :math:`n_c` points puts
+    :math:`\lfloor n_c m/n \rfloor` or :math:`\lceil n_c m/n \rceil` of them in :math:`V`
+    (the order of :func:`k_fold`, of which the :math:`m` evenly spaced positions
+    :math:`\lfloor jn/m \rfloor`, :math:`j = 0, \dots, m - 1`, form :math:`V`).
+
+    Parameters
+    ----------
+    n : int >= 2
+        Number of points.
+    n_validation : int, 1 <= n_validation <= n - 1
+        :math:`m`, the size of the validation set.
+    y : array_like, shape (n,), optional
+        Class labels; every class must have at least 2 members (one can go each way).
+    seed : int >= 0
+
+    Returns
+    -------
+    (train, validation) : pair of sorted integer arrays
+
+    Raises
+    ------
+    ValueError
+        If ``n < 2``, ``n_validation`` is outside ``[1, n - 1]``, a class of ``y`` has one
+        member, or ``seed`` is not an integer >= 0.
+
+    Examples
+    --------
+    >>> y = np.array([1, 1, 1, 1, 1, 1, -1, -1, -1, -1])
+    >>> train, validation = train_validation_split(10, 5, y=y, seed=0)
+    >>> len(train), len(validation), int(np.sum(y[validation] == 1))
+    (5, 5, 3)
+    """
+    n = check_integer(n, "n", low=2)
+    m = check_integer(n_validation, "n_validation", low=1, high=n - 1)
+    seed = _check_seed(seed)
+    order = _stratified_order(n, y, seed, 2, "2 (one for each set)")
+    chosen = np.zeros(n, dtype=bool)
+    chosen[order[(np.arange(m) * n) // m]] = True
+    return np.flatnonzero(~chosen), np.flatnonzero(chosen)
+
+
+# --- validation error -----------------------------------------------------------------------
+
+
+def _check_callable(f, name):
+    if not callable(f):
+        raise ValueError(f"{name} must be callable, got {type(f).__name__}")
+    return f
+
+
+def _check_loss(loss):
+    if not isinstance(loss, str) or loss not in LOSSES:
+        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
+    return loss
+
+
+def _check_targets(y, n, loss):
+    """Labels +-1 (both classes) for misclassification, real targets for the squared error."""
+    if loss == "misclassification":
+        return check_labels(y, n=n)
+    return check_array(y, "y", ndim=1, n_rows=n)
+
+
+def _check_index(a, n, what):
+    """A 1-D array of distinct integers in [0, n), not empty, or ValueError naming ``what``."""
+    arr = np.asarray(a)
+    if arr.ndim == 1 and arr.size == 0:
+        raise ValueError(f"folds: a {what} set is empty")
+    if arr.dtype.kind not in "iu" or arr.ndim != 1:
+        raise ValueError(
+            f"folds: the {what} indices must be a 1-D array of integers, got dtype "
+            f"{arr.dtype} and shape {arr.shape}"
+        )
+    if arr.min() < 0 or arr.max() >= n:
+        raise ValueError(f"folds: the {what} indices must lie in [0, {n}), got {arr.min()} to "
+                         f"{arr.max()}")  # fmt: skip
+    if len(np.unique(arr)) != arr.size:
+        raise ValueError(f"folds: a {what} set repeats an index")
+    return arr.astype(np.intp)
+
+
+def _check_folds(folds, n):
+    """``folds`` as a tuple of (train, validation) pairs of index arrays for ``n`` points."""
+    if isinstance(folds, np.ndarray) or not isinstance(folds, Sequence) or len(folds) == 0:
+        raise ValueError(
+            "folds must be a non-empty sequence of (train, validation) pairs of index arrays "
+            "(from k_fold, or (train_validation_split(...),) for one split), got "
+            f"{type(folds).__name__}"
+        )
+    out = []
+    for pair in folds:
+        if isinstance(pair, np.ndarray) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise ValueError("folds must contain (train, validation) pairs of index arrays")
+        train = _check_index(pair[0], n, "train")
+        validation = _check_index(pair[1], n, "validation")
+        if np.intersect1d(train, validation).size:
+            raise ValueError("folds: a validation set shares indices with its training set")
+        out.append((train, validation))
+    return tuple(out)
+
+
+def _losses(y, f, loss):
+    """Loss of each validation point: y f <= 0 (a score of 0 is a mistake), or (y - f)^2."""
+    if loss == "misclassification":
+        return (y * f <= 0.0).astype(float)
+    return (y - f) ** 2
+
+
+def _error_curve(K, y, fits, predict, folds, loss, warm_start=False):
+    """Pooled validation errors of the learners ``fits`` (one per grid point), on validated
+    input; with ``warm_start`` each is called with the result of the previous one on the same
+    fold (None for the first). The blocks of each fold are cut once. NotPSDWarnings of the fits
+    are silenced: a principal block of a PSD matrix is PSD, so they repeat the warning (or
+    not) that the caller's ``K`` has already given."""
+    totals = np.zeros(len(fits))
+    for train, validation in folds:
+        K_train, K_val = K[np.ix_(train, train)], K[np.ix_(validation, train)]
+        y_train, y_val = y[train], y[validation]
+        result = None
+        for j, fit in enumerate(fits):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", NotPSDWarning)
+                args = (K_train, y_train, result) if warm_start else (K_train, y_train)
+                result = fit(*args)
+            f = predict(result, K_val)
+            f = check_array(f, "predict(result, K_val)", ndim=1, n_rows=len(validation))
+            totals[j] += float(np.sum(_losses(y_val, f, loss)))
+    return totals / sum(len(v) for _, v in folds)
+
+
+def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
+    r"""Validation error of a learner, pooled over the validation sets of ``folds``.
+
+    .. math::
+
+        \widehat{\mathrm{Err}} = \frac{1}{\sum_j |V_j|} \sum_j \sum_{i \in V_j}
+        L\big(y_i, \hat f_{T_j}(x_i)\big), \qquad
+        L(y, f) = \mathbb 1[y f \le 0] \ \text{or}\ (y - f)^2,
+
+    where :math:`\hat f_{T_j}` is the learner fitted on the training set :math:`T_j` of the
+    :math:`j`-th pair. For one pair it is the hold-out error of Chevaleyre (2023), §3.3; for
+    the folds of :func:`k_fold` it is the cross-validation estimate of Hastie, Tibshirani &
+    Friedman (2009), §7.10.1, eq. (7.48). Misclassification counts a decision value of exactly
+    0 as a mistake (the classifier does not decide), as :func:`kernels_ref.losses.zero_one_loss`
+    does; it needs labels :math:`\pm 1`.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix of all the points; validated once here.
+    y : array_like, shape (n,)
+        Labels :math:`\pm 1` (misclassification) or real targets (squared error).
+    fit : callable
+        ``fit(K_train, y_train)`` returns a result, e.g.
+        ``lambda K, y: svm.soft_margin_l1(K, y, C)``.
+    predict : callable
+        ``predict(result, K_val)`` returns the decision values of the validation points,
+        ``K_val`` of shape ``(n_validation, n_train)``, e.g. ``svm.decision_function``.
+    folds : sequence of (train, validation) pairs
+        Index arrays, as returned by :func:`k_fold`, or ``(train_validation_split(...),)``.
+    loss : {"misclassification", "squared"}
+
+    Returns
+    -------
+    float
+        A misclassification rate in [0, 1], or a mean squared error.
+
+    Raises
+    ------
+    ValueError
+        For a bad ``K``, ``y`` (not :math:`\pm 1` with both classes, for misclassification),
+        a ``fit`` or ``predict`` that is not callable, ``folds`` that are not pairs of
+        distinct indices in ``[0, n)`` with disjoint training and validation sets, or a
+        ``predict`` that does not return one finite value per validation point.
+
+    Examples
+    --------
+    A learner that ignores the data and predicts the sign of the mean training label. Fitted
+    on points 0 and 1 (labels +1, +1) it predicts +1 and misses point 3; fitted on points 2
+    and 3 (labels +1, -1) it predicts 0, a mistake for both points 0 and 1: 3 errors out of 4.
+
+    >>> K = np.eye(4)
+    >>> y = np.array([1.0, 1.0, 1.0, -1.0])
+    >>> fit = lambda K, y: np.sign(y.mean())
+    >>> predict = lambda result, K_val: np.full(len(K_val), result)
+    >>> validation_error(K, y, fit, predict, [([0, 1], [2, 3]), ([2, 3], [0, 1])])
+    0.75
+    """
+    K = check_gram(K)
+    n = len(K)
+    loss = _check_loss(loss)
+    y = _check_targets(y, n, loss)
+    fit = _check_callable(fit, "fit")
+    predict = _check_callable(predict, "predict")
+    folds = _check_folds(folds, n)
+    return float(_error_curve(K, y, [fit], predict, folds, loss)[0])
+
+
+# --- grid searches --------------------------------------------------------------------------
+
+
+def _check_grid(grid, name):
+    """A non-empty, strictly increasing 1-D array of positive finite numbers (a log grid)."""
+    grid = check_array(grid, name, ndim=1)
+    if np.any(grid <= 0):
+        raise ValueError(f"{name} must contain positive numbers, got {grid.min():g}")
+    if np.any(np.diff(grid) <= 0):
+        raise ValueError(f"{name} must be strictly increasing")
+    return grid.copy()
+
+
+def _fits(fit, C_grid, warm_start):
+    """``fit`` with each value of ``C_grid`` bound: ``fit(K, y, C)``, or with warm starts
+    ``fit(K, y, C, previous)``."""
+    if warm_start:
+        return [lambda K, y, previous, C=C: fit(K, y, C, previous) for C in C_grid.tolist()]
+    return [lambda K, y, C=C: fit(K, y, C) for C in C_grid.tolist()]
+
+
+def _choose(errors):
+    """Index of the minimal error: the smallest C (last axis), then the largest sigma."""
+    best = errors == errors.min()
+    j = int(np.flatnonzero(best.any(axis=0) if errors.ndim == 2 else best)[0])
+    if errors.ndim == 1:
+        return j
+    return int(np.flatnonzero(best[:, j])[-1]), j
+
+
+def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification", warm_start=False):
+    r"""Validation error of a learner on a grid of :math:`C`, and the :math:`C` it chooses.
+
+    .. math::
+
+        C^* = \min \Big\{ C \in \mathcal G :
+        \widehat{\mathrm{Err}}(C) = \min_{C' \in \mathcal G} \widehat{\mathrm{Err}}(C') \Big\},
+
+    with :math:`\widehat{\mathrm{Err}}(C)` the pooled validation error of
+    :func:`validation_error` of ``fit(·, ·, C)``. Source: Chevaleyre (2023), §3.3 and its
+    Figure 8: values of :math:`C` on a logarithmic scale, one SVM trained per value, its
+    validation error measured, and :math:`C^*` at the minimum of the error curve. Tie rule:
+    among the values of :math:`C` with the same (minimal) error the *smallest* is chosen, the
+    most regularised model; misclassification errors of the same folds have one denominator,
+    so equal counts are exactly equal errors.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix of all the points, validated once here.
+    y : array_like, shape (n,)
+    fit : callable
+        ``fit(K_train, y_train, C)``, e.g. ``svm.soft_margin_l1`` itself.
+    predict : callable
+        ``predict(result, K_val)``, e.g. ``svm.decision_function``.
+    C_grid : array_like, shape (n_C,)
+        Positive, strictly increasing (usually ``np.logspace(...)``).
+    folds : sequence of (train, validation) pairs
+        From :func:`k_fold`, or ``(train_validation_split(...),)`` for one hold-out set.
+    loss : {"misclassification", "squared"}
+    warm_start : bool
+        If true, ``fit`` is called as ``fit(K_train, y_train, C, previous)``, where
+        ``previous`` is its result at the previous (smaller) :math:`C` on the same fold, or
+        ``None`` for the first: the learner may start its solver there, e.g.
+        ``lambda K, y, C, prev: svm.soft_margin_l1(K, y, C, alpha0=None if prev is None
+        else prev.alpha)`` (the solution at a smaller :math:`C` is feasible at a larger one).
+
+    Returns
+    -------
+    GridSearchResult
+        ``errors`` of shape ``(n_C,)``, the whole curve, and ``C``, ``index``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`validation_error`, and for a ``C_grid`` that is not a non-empty, strictly
+        increasing array of positive finite numbers.
+    TypeError
+        If ``warm_start`` is not a bool.
+
+    Examples
+    --------
+    Points on a line, labels by a threshold, and a tiny :math:`C`: every
+    :math:`\alpha_i = C` and the SVM is a nearest-mean classifier; large :math:`C` gives the
+    hard margin. Both classify the validation points correctly, so the smallest :math:`C`
+    is chosen:
+
+    >>> from kernels_ref.svm import decision_function, soft_margin_l1
+    >>> x = np.array([[0.0], [1.0], [2.0], [3.0], [5.0], [6.0], [7.0], [8.0]])
+    >>> y = np.array([-1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
+    >>> folds = k_fold(8, 2, y=y, seed=0)
+    >>> res = grid_search_C(x @ x.T, y, soft_margin_l1, decision_function, [0.01, 1.0], folds)
+    >>> res.errors, res.C
+    (array([0., 0.]), 0.01)
+
+    The same search with warm starts gives the same curve:
+
+    >>> warm = lambda K, y, C, prev: soft_margin_l1(
+    ...     K, y, C, alpha0=None if prev is None else prev.alpha)
+    >>> grid_search_C(x @ x.T, y, warm, decision_function, [0.01, 1.0], folds,
+    ...               warm_start=True).errors
+    array([0., 0.])
+    """
+    K = check_gram(K)
+    n = len(K)
+    loss = _check_loss(loss)
+    y = _check_targets(y, n, loss)
+    fit = _check_callable(fit, "fit")
+    predict = _check_callable(predict, "predict")
+    C_grid = _check_grid(C_grid, "C_grid")
+    folds = _check_folds(folds, n)
+    warm_start = check_bool(warm_start, "warm_start")
+    errors = _error_curve(K, y, _fits(fit, C_grid, warm_start), predict, folds, loss, warm_start)
+    j = _choose(errors)
+    return GridSearchResult(
+        errors=errors,
+        C_grid=C_grid,
+        C=float(C_grid[j]),
+        index=j,
+        loss=loss,
+        n_validation=sum(len(v) for _, v in folds),
+    )
+
+
+def grid_search_C_sigma(
+    gram,
+    y,
+    fit,
+    predict,
+    C_grid,
+    sigma_grid,
+    folds,
+    *,
+    loss="misclassification",
+    warm_start=False,
+):
+    r"""Validation error on a grid of :math:`(\sigma, C)`, and the pair it chooses.
+
+    .. math::
+
+        (\sigma^*, C^*) \in \arg\min_{\sigma \in \mathcal S,\ C \in \mathcal G}
+        \widehat{\mathrm{Err}}(\sigma, C),
+
+    where :math:`\widehat{\mathrm{Err}}(\sigma, C)` is the pooled validation error
+    (:func:`validation_error`) of ``fit(·, ·, C)`` on the Gram matrix ``gram(sigma)`` —
+    typically a Gaussian kernel of width :math:`\sigma`, whose two parameters interact (a
+    narrow kernel needs a small :math:`C`: Hastie, Tibshirani & Friedman (2009), §12.3.5 and
+    Figure 12.6). Chevaleyre's (2023, §3.3) search of :math:`C` on a log grid, done for every
+    :math:`\sigma`. Tie rule: among the pairs with the same (minimal) error, the smallest
+    :math:`C`, then the largest :math:`\sigma` (the most regularised, smoothest model).
+
+    Parameters
+    ----------
+    gram : callable
+        ``gram(sigma)`` returns the ``(n, n)`` Gram matrix of all the points for ``sigma``,
+        e.g. ``lambda s: kernels.gaussian_kernel(X, sigma=s)``; each is validated once.
+    y : array_like, shape (n,)
+    fit, predict : callable
+        As for :func:`grid_search_C`.
+    C_grid, sigma_grid : array_like, shape (n_C,) and (n_sigma,)
+        Positive, strictly increasing.
+    folds : sequence of (train, validation) pairs
+    loss : {"misclassification", "squared"}
+    warm_start : bool
+        As for :func:`grid_search_C`, along ``C_grid`` for each ``sigma``.
+
+    Returns
+    -------
+    GridSearchResult
+        ``errors[i, j]`` for ``(sigma_grid[i], C_grid[j])``; ``C``, ``sigma``, ``index``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`grid_search_C`, for a ``gram`` that is not callable or returns a bad or
+        differently sized Gram matrix (named ``gram(sigma)``), and for a bad ``sigma_grid``.
+    TypeError
+        If ``warm_start`` is not a bool.
+
+    Examples
+    --------
+    >>> from kernels_ref.kernels import gaussian_kernel
+    >>> from kernels_ref.svm import decision_function, soft_margin_l1
+    >>> x = np.array([[0.0], [1.0], [2.0], [3.0], [5.0], [6.0], [7.0], [8.0]])
+    >>> y = np.array([-1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
+    >>> res = grid_search_C_sigma(lambda s: gaussian_kernel(x, sigma=s), y, soft_margin_l1,
+    ...                           decision_function, [0.1, 10.0], [0.1, 3.0], k_fold(8, 2, y=y))
+    >>> res.errors.shape, res.C, res.sigma
+    ((2, 2), 0.1, 3.0)
+    """
+    gram = _check_callable(gram, "gram")
+    loss = _check_loss(loss)
+    fit = _check_callable(fit, "fit")
+    predict = _check_callable(predict, "predict")
+    C_grid = _check_grid(C_grid, "C_grid")
+    sigma_grid = _check_grid(sigma_grid, "sigma_grid")
+    warm_start = check_bool(warm_start, "warm_start")
+    errors = np.empty((len(sigma_grid), len(C_grid)))
+    for i, sigma in enumerate(sigma_grid.tolist()):
+        K = check_gram(gram(sigma), name=f"gram({sigma:g})")
+        if i == 0:
+            n = len(K)
+            y = _check_targets(y, n, loss)
+            folds = _check_folds(folds, n)
+        elif len(K) != n:
+            raise ValueError(f"gram({sigma:g}) must be {n} x {n}, got shape {K.shape}")
+        fits = _fits(fit, C_grid, warm_start)
+        errors[i] = _error_curve(K, y, fits, predict, folds, loss, warm_start)
+    i, j = _choose(errors)
+    return GridSearchResult(
+        errors=errors,
+        C_grid=C_grid,
+        C=float(C_grid[j]),
+        index=(i, j),
+        loss=loss,
+        n_validation=sum(len(v) for _, v in folds),
+        sigma_grid=sigma_grid,
+        sigma=float(sigma_grid[i]),
+    )
