@@ -9,6 +9,8 @@ When ``Y`` is omitted the result is exactly symmetric.
 :func:`gram_loop` is the course's double loop, kept to compare against.
 """
 
+import math
+
 import numpy as np
 
 from ._validation import (
@@ -28,6 +30,8 @@ __all__ = [
     "linear_kernel",
     "min_eigenvalue",
     "polynomial_kernel",
+    "sigma_from_rousseau",
+    "sigma_to_rousseau",
     "sigmoid_kernel",
 ]
 
@@ -114,7 +118,8 @@ def gaussian_kernel(X, Y=None, sigma=1.0):
 
     Source: Vert (2004), "Calcul de distance"; Valle Vidal (2009), "Teorema de Mercer (2)";
     KRR notes (001). Rousseau (2022) writes :math:`\exp(-\|x-y\|^2/\sigma^2)`, that is
-    ``sigma`` here equal to Rousseau's :math:`\sigma / \sqrt{2}`.
+    ``sigma`` here equal to Rousseau's :math:`\sigma / \sqrt{2}`
+    (:func:`sigma_from_rousseau`).
 
     The squared distances come from one matrix product of augmented rows of the points
     translated to the mean of ``X`` (which leaves the kernel unchanged and keeps round-off at
@@ -165,6 +170,73 @@ def gaussian_kernel(X, Y=None, sigma=1.0):
     if Y is None:
         np.fill_diagonal(K, 1.0)
     return K
+
+
+def sigma_from_rousseau(sigma):
+    r"""The book's Gaussian bandwidth from Rousseau's: :math:`\sigma = \sigma_R/\sqrt2`.
+
+    .. math::
+
+        \exp\Big(-\frac{\|x - y\|^2}{\sigma_R^2}\Big)
+        = \exp\Big(-\frac{\|x - y\|^2}{2\sigma^2}\Big)
+        \iff \sigma_R^2 = 2\sigma^2 \iff \sigma = \frac{\sigma_R}{\sqrt2}.
+
+    Left: Rousseau, *Kernel methods* (2022), "Some examples" (:math:`k_{\text{gauss}}`). Right:
+    the book's :func:`gaussian_kernel`, as in Vert, *Méthodes à noyaux* (2004), "Calcul de
+    distance", Valle Vidal, *Vector de soporte y métodos de kernel* (2009), "Teorema de Mercer
+    (2)", and the KRR notes. Valid for :math:`\sigma_R > 0`. Inverse:
+    :func:`sigma_to_rousseau`.
+
+    Parameters
+    ----------
+    sigma : float > 0
+        Rousseau's bandwidth :math:`\sigma_R`.
+
+    Returns
+    -------
+    float
+        The ``sigma`` of :func:`gaussian_kernel` that gives Rousseau's kernel.
+
+    Examples
+    --------
+    >>> round(sigma_from_rousseau(2.0) ** 2, 12)  # sigma_R^2 = 4 = 2 sigma^2
+    2.0
+    >>> x, y = [[0.0, 0.0]], [[1.0, 1.0]]  # Rousseau's exp(-2/2^2) with sigma_R = 2
+    >>> round(float(gaussian_kernel(x, y, sigma=sigma_from_rousseau(2.0))[0, 0]), 12)
+    0.606530659713
+    """
+    return check_positive(sigma, "sigma") / math.sqrt(2.0)
+
+
+def sigma_to_rousseau(sigma):
+    r"""Rousseau's Gaussian bandwidth from the book's: :math:`\sigma_R = \sqrt2\,\sigma`.
+
+    .. math::
+
+        \exp\Big(-\frac{\|x - y\|^2}{2\sigma^2}\Big)
+        = \exp\Big(-\frac{\|x - y\|^2}{\sigma_R^2}\Big)
+        \iff \sigma_R = \sqrt2\,\sigma.
+
+    Left: the book's :func:`gaussian_kernel` (Vert (2004), "Calcul de distance"; Valle Vidal
+    (2009), "Teorema de Mercer (2)"; KRR notes). Right: Rousseau, *Kernel methods* (2022),
+    "Some examples". Valid for :math:`\sigma > 0`. Inverse: :func:`sigma_from_rousseau`.
+
+    Parameters
+    ----------
+    sigma : float > 0
+        The book's bandwidth, the ``sigma`` of :func:`gaussian_kernel`.
+
+    Returns
+    -------
+    float
+        Rousseau's :math:`\sigma_R`.
+
+    Examples
+    --------
+    >>> round(sigma_to_rousseau(1.0) ** 2, 12)  # sigma_R^2 = 2 sigma^2
+    2.0
+    """
+    return check_positive(sigma, "sigma") * math.sqrt(2.0)
 
 
 def sigmoid_kernel(X, Y=None, gamma=1.0, c=0.0):

@@ -37,6 +37,7 @@ from .smo import AugmentedGram, _smo
 
 __all__ = [
     "SVMResult",
+    "c_book_from_lambda",
     "c_from_lambda",
     "c_from_nu",
     "decision_function",
@@ -49,6 +50,7 @@ __all__ = [
     "margin",
     "nu_svm",
     "nu_to_c_svm",
+    "penalty_lambda_from_c",
     "primal_w",
     "soft_margin_l1",
     "soft_margin_l2",
@@ -467,7 +469,7 @@ def c_from_lambda(lam, n):
     :math:`\lambda`). Beware the factor 2 against the book's (and LIBSVM's) C-SVM
     :math:`\tfrac12\|w\|^2 + C\sum_i\xi_i`: dividing by :math:`2\lambda` instead gives
     :math:`C_{\text{book}} = 1/(2n\lambda)`, the upper bound :math:`1/(2\lambda n)` of Vert's
-    dual :math:`0 \le y_i\alpha_i \le 1/(2\lambda n)`.
+    dual :math:`0 \le y_i\alpha_i \le 1/(2\lambda n)`: :func:`c_book_from_lambda`.
 
     Examples
     --------
@@ -490,6 +492,88 @@ def lambda_from_c(C, n):
     C = check_positive(C, "C")
     n = _check_n(n)
     return 1.0 / (n * C)
+
+
+def c_book_from_lambda(lam, n):
+    r"""The book's C-SVM constant from Vert's :math:`\lambda`: :math:`C = 1/(2n\lambda)`.
+
+    .. math::
+
+        \frac{1}{2\lambda}\Big(\frac1n\sum_i \mathrm{hinge}\big(y_if(x_i)\big)
+        + \lambda\|f\|^2_{\mathcal H}\Big)
+        = \tfrac12\|f\|^2_{\mathcal H} + C\sum_i \mathrm{hinge}\big(y_if(x_i)\big),
+        \qquad C = \frac{1}{2n\lambda},
+
+    for every function :math:`f` (and every intercept), so both criteria have the same
+    minimiser. Left: Vert, *Méthodes à noyaux* (2004), "Définition des SVM" (his dual box
+    :math:`0 \le y_i\alpha_i \le 1/(2\lambda n)`, "Retour au primal", is this :math:`C`).
+    Right: the book's C-SVM :math:`\tfrac12\|w\|^2 + C\sum_i\xi_i` (Chevaleyre, *Fondamentaux
+    de l'apprentissage automatique* (2023), §3.1; Rousseau, *Kernel methods* (2022), "Soft
+    margin minimization problem"; LIBSVM's :math:`C`). Not Vert's own :math:`C = 1/(n\lambda)`
+    of :math:`C\sum_i\mathrm{hinge}_i + \|f\|^2` ("Remarque: C-SVM", :func:`c_from_lambda`),
+    which is twice as large. Valid for :math:`\lambda > 0` and :math:`n \ge 1` points.
+
+    Parameters
+    ----------
+    lam : float > 0
+        Vert's :math:`\lambda`, the weight of :math:`\|f\|^2` against the *mean* hinge loss.
+    n : int >= 1
+        Number of training points.
+
+    Returns
+    -------
+    float
+        :math:`C`, for :func:`soft_margin_l1` (with an intercept) or the C-SVM without one
+        that :func:`lambda_svm` solves.
+
+    Examples
+    --------
+    >>> c_book_from_lambda(0.01, 50)
+    1.0
+    >>> c_book_from_lambda(0.01, 50) == c_from_lambda(0.01, 50) / 2
+    True
+    """
+    lam = check_positive(lam, "lam")
+    n = _check_n(n)
+    return 0.5 / (n * lam)
+
+
+def penalty_lambda_from_c(C):
+    r"""Valle Vidal's penalty weight from the book's C-SVM constant: :math:`\lambda = 1/(2C)`.
+
+    .. math::
+
+        \sum_i \big[1 - y_if(x_i)\big]_+ + \lambda\|w\|^2
+        = \frac1C\Big(\tfrac12\|w\|^2 + C\sum_i \big[1 - y_if(x_i)\big]_+\Big),
+        \qquad \lambda = \frac{1}{2C},
+
+    for every :math:`(w, b)`, :math:`f(x) = \langle w, \phi(x)\rangle + b`, so both criteria
+    have the same minimiser. Left: Valle Vidal, *Vector de soporte y métodos de kernel* (2009),
+    "SVM como método de penalización", problem (6), "con :math:`\lambda = 1/(2C)`";
+    Hastie, Tibshirani & Friedman (2009), §12.3.2, eq. (12.25), write the same penalty as
+    :math:`\frac{\lambda}{2}\|\beta\|^2` with :math:`\lambda = 1/C`. Right: the book's C-SVM
+    (Chevaleyre (2023), §3.1 and §3.4, whose :math:`\frac{1}{2C}\|\omega\|^2` is this
+    weight; Valle Vidal's Lagrangian of (5), "Soft Margin norma 1"). The same weight is the
+    one of the kernel forms of "Kernels y la función de estimación", where Valle Vidal prints
+    :math:`C` in its place. Valid for :math:`C > 0`.
+
+    Parameters
+    ----------
+    C : float > 0
+        The book's constant, in :math:`\tfrac12\|w\|^2 + C\sum_i\xi_i`.
+
+    Returns
+    -------
+    float
+        :math:`\lambda`.
+
+    Examples
+    --------
+    >>> penalty_lambda_from_c(2.0)
+    0.25
+    """
+    C = check_positive(C, "C")
+    return 0.5 / C
 
 
 def _check_n(n):
@@ -824,7 +908,7 @@ def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     With :math:`\alpha_i = y_i\alpha^V_i \ge 0` (the book's convention, stored in the result)
     this is :math:`2\,(\sum_i\alpha_i - \tfrac12\alpha^\top Q\alpha)`, twice the C-SVM dual
     *without* the constraint :math:`y^\top\alpha = 0` (no intercept) and with
-    :math:`C_{\text{book}} = 1/(2\lambda n)`: the same :math:`f` as
+    :math:`C_{\text{book}} = 1/(2\lambda n)` (:func:`c_book_from_lambda`): the same :math:`f` as
     :math:`\min \tfrac12\|f\|^2 + C_{\text{book}}\sum_i \mathrm{hinge}_i`, and as Vert's
     :math:`\min \|f\|^2 + C\sum_i\mathrm{hinge}_i` with :math:`C = 1/(n\lambda)`
     (:func:`c_from_lambda`). Vert's μ-dual has :math:`\mu_i = 2\lambda\alpha_i \in [0, 1/n]`.

@@ -27,6 +27,7 @@ from .svm import TOL
 
 __all__ = [
     "SVRResult",
+    "c_from_penalty_lambda",
     "svr",
     "svr_predict",
 ]
@@ -257,3 +258,39 @@ def svr_predict(result, K_test):
     result = check_instance(result, SVRResult, "result", "svr or kernels_ref.cvx.svr_dual")
     K_test = check_test_gram(K_test, len(result.coef))
     return K_test @ result.coef + result.b
+
+
+def c_from_penalty_lambda(lam):
+    r"""The book's SVR constant from Valle Vidal's penalty weight: :math:`C = 1/\lambda`.
+
+    .. math::
+
+        H(\beta, \beta_0) = \sum_i V_\varepsilon\big(y_i - f(x_i)\big) + \frac\lambda2\|\beta\|^2
+        = \frac1C\Big(\tfrac12\|\beta\|^2 + C\sum_i V_\varepsilon\big(y_i - f(x_i)\big)\Big),
+        \qquad C = \frac1\lambda,
+
+    for every :math:`(\beta, \beta_0)`, :math:`f(x) = \langle\beta, \phi(x)\rangle + \beta_0`,
+    with :math:`V_\varepsilon(r) = \max(0, |r| - \varepsilon)`, so both criteria have the same
+    minimiser. Left: Valle Vidal, *Vector de soporte y métodos de kernel* (2009), "Support
+    vector regression" (after Hastie, Tibshirani & Friedman (2009), §12.3.6, eq. (12.36)); his
+    dual box :math:`0 \le \alpha_i, \alpha_i^* \le 1/\lambda`, "Support vector regression (3)",
+    is this :math:`C`. Right: the book's :func:`svr`, :math:`\tfrac12\|w\|^2 +
+    C\sum_i(\xi_i + \xi_i^*)`, whose optimal slacks are :math:`\xi_i + \xi_i^* =
+    V_\varepsilon(y_i - f(x_i))`. Valid for :math:`\lambda > 0`.
+
+    Parameters
+    ----------
+    lam : float > 0
+        Valle Vidal's :math:`\lambda`, in front of :math:`\tfrac12\|\beta\|^2`.
+
+    Returns
+    -------
+    float
+        :math:`C`, for :func:`svr`.
+
+    Examples
+    --------
+    >>> c_from_penalty_lambda(0.25)
+    4.0
+    """
+    return 1.0 / check_positive(lam, "lam")

@@ -283,6 +283,18 @@ ROWS = [
         {"K": GRAM_NOPSD},
         {"tol": "nonneg"},
     ),
+    Row(
+        "kernels.sigma_from_rousseau",
+        kernels.sigma_from_rousseau,
+        lambda: {"sigma": 2.0},
+        scalars={"sigma": "pos"},
+    ),
+    Row(
+        "kernels.sigma_to_rousseau",
+        kernels.sigma_to_rousseau,
+        lambda: {"sigma": 1.0},
+        scalars={"sigma": "pos"},
+    ),
     # feature_space
     Row(
         "feature_space.polynomial_feature_map",
@@ -777,6 +789,18 @@ ROWS = [
             ),
         ],
     ),
+    Row(
+        "svm.c_book_from_lambda",
+        svm.c_book_from_lambda,
+        lambda: {"lam": 0.1, "n": 5},
+        scalars={"lam": "pos", "n": "int1"},
+    ),
+    Row(
+        "svm.penalty_lambda_from_c",
+        svm.penalty_lambda_from_c,
+        lambda: {"C": 2.0},
+        scalars={"C": "pos"},
+    ),
     # pca
     Row(
         "pca.linear_pca",
@@ -955,6 +979,12 @@ ROWS = [
         results=("result",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
+    ),
+    Row(
+        "svr.c_from_penalty_lambda",
+        svr.c_from_penalty_lambda,
+        lambda: {"lam": 0.5},
+        scalars={"lam": "pos"},
     ),
     # cvx
     _cvx_row("hard_margin_primal"),

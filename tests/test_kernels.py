@@ -1,5 +1,7 @@
 """Tests of kernels_ref.kernels: closed forms, symmetry, PSD, and the course's double loop."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -14,6 +16,8 @@ from kernels_ref.kernels import (
     linear_kernel,
     min_eigenvalue,
     polynomial_kernel,
+    sigma_from_rousseau,
+    sigma_to_rousseau,
     sigmoid_kernel,
 )
 
@@ -208,3 +212,62 @@ def test_default_parameters_are_the_specified_ones():
     G = X @ X.T
     np.testing.assert_allclose(polynomial_kernel(X), (1.0 + G) ** 2, rtol=1e-14)
     np.testing.assert_allclose(sigmoid_kernel(X), np.tanh(G), rtol=1e-14)
+
+
+# --- Rousseau's bandwidth --------------------------------------------------------------------
+
+
+def rousseau_gaussian(X, Y, sigma_r):
+    """Rousseau's Gaussian kernel exp(-||x - y||^2 / sigma_R^2), entry by entry."""
+    K = np.empty((len(X), len(Y)))
+    for i, x in enumerate(np.asarray(X, dtype=float)):
+        for j, y in enumerate(np.asarray(Y, dtype=float)):
+            K[i, j] = math.exp(-float(np.sum((x - y) ** 2)) / sigma_r**2)
+    return K
+
+
+def test_rousseau_sigma_conversions_by_hand():
+    # sigma_R = sqrt(2) sigma: sigma = 1 <-> sigma_R = sqrt(2); sigma_R = 2 <-> sigma = sqrt(2)
+    assert sigma_to_rousseau(1.0) == pytest.approx(math.sqrt(2.0), rel=1e-15)
+    assert sigma_from_rousseau(math.sqrt(2.0)) == pytest.approx(1.0, rel=1e-15)
+    assert sigma_from_rousseau(2.0) == pytest.approx(math.sqrt(2.0), rel=1e-15)
+    # one point at squared distance 2 from the other: Rousseau's exp(-2 / 2^2) = exp(-1/2)
+    K = gaussian_kernel([[0.0, 0.0]], [[1.0, 1.0]], sigma=sigma_from_rousseau(2.0))
+    assert K[0, 0] == pytest.approx(math.exp(-0.5), rel=1e-14)
+
+
+@st.composite
+def two_sets(draw, max_n=8, max_d=4):
+    """Two sets of points of the same dimension."""
+    d = draw(st.integers(1, max_d))
+    n, m = draw(st.integers(1, max_n)), draw(st.integers(1, max_n))
+    return draw(arrays(float, (n, d), elements=finite)), draw(
+        arrays(float, (m, d), elements=finite)
+    )
+
+
+@given(two_sets(), st.floats(0.3, 5.0))
+def test_gaussian_kernel_at_converted_sigma_is_rousseaus_kernel(XY, sigma_r):
+    X, Y = XY
+    K = gaussian_kernel(X, Y, sigma=sigma_from_rousseau(sigma_r))
+    np.testing.assert_allclose(K, rousseau_gaussian(X, Y, sigma_r), rtol=1e-9, atol=1e-12)
+
+
+@given(data(), st.floats(0.2, 4.0))
+def test_rousseaus_kernel_at_converted_sigma_is_gaussian_kernel(X, sigma):
+    K = gaussian_kernel(X, sigma=sigma)
+    np.testing.assert_allclose(
+        rousseau_gaussian(X, X, sigma_to_rousseau(sigma)), K, rtol=1e-9, atol=1e-12
+    )
+
+
+@given(st.floats(1e-3, 1e3))
+def test_rousseau_sigma_conversions_are_inverse(sigma):
+    assert sigma_from_rousseau(sigma_to_rousseau(sigma)) == pytest.approx(sigma, rel=1e-15)
+
+
+@pytest.mark.parametrize("func", [sigma_from_rousseau, sigma_to_rousseau])
+@pytest.mark.parametrize("bad", [0.0, -1.0, np.nan, np.inf, "1", 1j, True, None])
+def test_rousseau_sigma_conversions_reject_a_bad_sigma(func, bad):
+    with pytest.raises((ValueError, TypeError), match=r"^sigma"):
+        func(bad)

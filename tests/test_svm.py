@@ -6,16 +6,19 @@ properties over random problems, non-separability, conversions, and input checks
 
 import warnings
 
+import cvxpy as cp
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kernels_ref import cvx
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 from kernels_ref.feature_space import polynomial_feature_map
 from kernels_ref.kernels import gaussian_kernel, linear_kernel, polynomial_kernel
 from kernels_ref.svm import (
     SVMResult,
+    c_book_from_lambda,
     c_from_lambda,
     c_from_nu,
     decision_function,
@@ -28,6 +31,7 @@ from kernels_ref.svm import (
     margin,
     nu_svm,
     nu_to_c_svm,
+    penalty_lambda_from_c,
     primal_w,
     soft_margin_l1,
     soft_margin_l2,
@@ -422,6 +426,106 @@ def test_c_lambda_conversions_are_inverse(lam, n):
     assert lambda_from_c(C, n) == pytest.approx(lam, rel=1e-12)
 
 
+# --- the conversions between the texts' constants ----------------------------------------
+
+
+def test_book_c_from_vert_lambda_by_hand():
+    # C_book = 1 / (2 n lam): 1/(2*50*0.01) = 1, 1/(2*4*0.25) = 1/2, 1/(2*5*0.1) = 1
+    assert c_book_from_lambda(0.01, 50) == pytest.approx(1.0, rel=1e-15)
+    assert c_book_from_lambda(0.25, 4) == 0.5
+    assert c_book_from_lambda(0.1, 5) == pytest.approx(1.0, rel=1e-15)
+    # half of Vert's own C = 1 / (n lam)
+    assert c_book_from_lambda(0.25, 4) == c_from_lambda(0.25, 4) / 2
+
+
+def test_penalty_lambda_from_c_by_hand():
+    # lam = 1 / (2 C)
+    assert penalty_lambda_from_c(2.0) == 0.25
+    assert penalty_lambda_from_c(0.5) == 1.0
+    assert penalty_lambda_from_c(1e-3) == pytest.approx(500.0, rel=1e-15)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 40), lam=st.floats(1e-3, 10.0))
+def test_book_objective_at_c_book_is_vert_objective_over_two_lambda(seed, n, lam):
+    # For every f = K a: 1/2 ||f||^2 + C_book sum hinge = ((1/n) sum hinge + lam ||f||^2) / (2 lam)
+    rng = np.random.default_rng(seed)
+    X, y = overlapping(seed, n)
+    K = gaussian_kernel(X, sigma=1.0)
+    a = 0.3 * rng.standard_normal(n)
+    f, norm2 = K @ a, float(a @ K @ a)
+    loss = hinge(y * f).sum()
+    assert loss > 0.0  # |f| <= 0.3 sum |a_i| is small enough that no point is beyond the margin
+    book = 0.5 * norm2 + c_book_from_lambda(lam, n) * loss
+    vert = loss / n + lam * norm2
+    assert book == pytest.approx(vert / (2 * lam), rel=1e-12)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 40), C=st.floats(1e-3, 1e3))
+def test_valle_vidal_penalty_objective_is_book_objective_over_c(seed, n, C):
+    # For every (w, b): sum [1 - y f]_+ + lam ||w||^2 with lam = 1/(2C) is the book's
+    # 1/2 ||w||^2 + C sum [1 - y f]_+ divided by C
+    rng = np.random.default_rng(seed)
+    X, y = overlapping(seed, n)
+    w, b = rng.standard_normal(2), float(rng.standard_normal())
+    loss = hinge(y * (X @ w + b)).sum()
+    book = 0.5 * w @ w + C * loss
+    penalty = loss + penalty_lambda_from_c(C) * (w @ w)
+    assert C * penalty == pytest.approx(book, rel=1e-12)
+
+
+def _primal_linear(X, y, *, C=None, lam=None, bias=True):
+    """cvxpy, linear kernel: the book's 1/2 ||w||^2 + C sum hinge (``C``) or Valle Vidal's
+    sum hinge + lam ||w||^2 (``lam``), with or without an intercept: (w, b, optimum)."""
+    w = cp.Variable(X.shape[1])
+    b = cp.Variable() if bias else 0.0
+    loss = cp.sum(cp.pos(1 - cp.multiply(y, X @ w + b)))
+    if C is not None:
+        objective = 0.5 * cp.sum_squares(w) + C * loss
+    else:
+        objective = loss + lam * cp.sum_squares(w)
+    value = cvx.solve_reference(cp.Problem(cp.Minimize(objective)))
+    return w.value, float(b.value) if bias else 0.0, value
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("lam", [0.03, 0.1, 0.3])
+def test_book_c_svm_at_c_book_has_the_decision_function_of_vert_lambda_svm(seed, lam):
+    # Vert's lambda-SVM (no intercept) against the book's C-SVM without intercept at
+    # C = c_book_from_lambda(lam, n), solved independently by cvxpy. (C below 1: in two
+    # dimensions, beyond some C the minimiser sits at a kink of the hinge sum and stops
+    # moving, and no constant could be told from twice it.)
+    X, y = overlapping(seed, 60)
+    X_test = np.random.default_rng(seed + 100).standard_normal((20, 2))
+    res = lambda_svm(linear_kernel(X), y, lam)
+    f = decision_function(res, linear_kernel(np.vstack([X, X_test]), X))
+    w, _, _ = _primal_linear(X, y, C=c_book_from_lambda(lam, len(y)), bias=False)
+    g = np.vstack([X, X_test]) @ w
+    scale = max(1.0, float(np.abs(g).max()))
+    np.testing.assert_allclose(f, g, atol=1e-5 * scale, rtol=0)
+    # Vert's own C (twice the book's) in the book's objective gives another function
+    w2, _, _ = _primal_linear(X, y, C=c_from_lambda(lam, len(y)), bias=False)
+    assert np.abs(np.vstack([X, X_test]) @ w2 - f).max() > 1e-3 * scale
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [0.05, 1.0, 20.0])
+def test_valle_vidal_penalty_form_at_lambda_of_c_solves_the_c_svm(seed, C):
+    # soft_margin_l1 (the book's C-SVM, by SMO) against Valle Vidal's problem (6),
+    # min sum [1 - y f]_+ + lam ||w||^2 at lam = penalty_lambda_from_c(C), by cvxpy
+    X, y = overlapping(seed, 60)
+    res = soft_margin_l1(linear_kernel(X), y, C)
+    w_smo = primal_w(res, X)
+    lam = penalty_lambda_from_c(C)
+    w, _, optimum = _primal_linear(X, y, lam=lam)
+    scale = max(1.0, float(np.abs(w).max()))
+    np.testing.assert_allclose(w_smo, w, atol=1e-5 * scale, rtol=0)
+    at_smo = hinge(y * (X @ w_smo + res.b)).sum() + lam * (w_smo @ w_smo)
+    assert at_smo == pytest.approx(optimum, rel=1e-6)
+    # the printed C in front of the penalty ("Kernels y la funcion de estimacion") does not
+    w_c, _, _ = _primal_linear(X, y, lam=C)
+    assert np.abs(w_c - w_smo).max() > 1e-3 * scale
+
+
 def test_c_from_nu_needs_a_nu_result():
     res = soft_margin_l1(linear_kernel(FIVE_X), FIVE_Y, C=1.0)
     with pytest.raises(ValueError, match="result"):
@@ -550,6 +654,12 @@ def test_bad_input_of_the_other_functions():
             c_from_lambda(bad_lam, bad_n)
     with pytest.raises(ValueError, match="C"):
         lambda_from_c(0.0, 3)
+    for bad_lam, bad_n in ((0.0, 3), (-0.1, 3), (np.nan, 3), (0.1, 0), (0.1, 2.5)):
+        with pytest.raises(ValueError, match=r"^(lam|n) "):
+            c_book_from_lambda(bad_lam, bad_n)
+    for bad_C in (0.0, -1.0, np.inf, np.nan):
+        with pytest.raises(ValueError, match=r"^C "):
+            penalty_lambda_from_c(bad_C)
 
 
 def test_inputs_not_modified():

@@ -14,7 +14,7 @@ from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.losses import epsilon_insensitive_loss
 from kernels_ref.smo import optimality_gap, working_sets
-from kernels_ref.svr import SVRResult, svr, svr_predict
+from kernels_ref.svr import SVRResult, c_from_penalty_lambda, svr, svr_predict
 
 TOL = 1e-8  # the default stopping tolerance of svr
 seeds = st.integers(0, 2**32 - 1)
@@ -290,6 +290,75 @@ def test_epsilon_zero_is_least_absolute_deviations(seed, n, log_C):
     assert_objectives_agree(res.dual_objective, problem.value)
     assert -1e-9 <= res.primal_objective - problem.value <= gap_bound(n, C) + 1e-9
     assert np.all(res.alpha * res.alpha_star == 0.0)
+
+
+# --- Valle Vidal's lambda -----------------------------------------------------------------------
+
+
+def test_c_from_penalty_lambda_by_hand():
+    # C = 1 / lam
+    assert c_from_penalty_lambda(0.25) == 4.0
+    assert c_from_penalty_lambda(2.0) == 0.5
+    assert c_from_penalty_lambda(1e-3) == pytest.approx(1000.0, rel=1e-15)
+
+
+def v_eps(r, epsilon):
+    """The epsilon-insensitive error, by hand: 0 inside the tube, |r| - epsilon outside."""
+    return np.maximum(0.0, np.abs(r) - epsilon)
+
+
+def linear_regression_data(seed, n, d=2):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-3, 3, size=(n, d))
+    y = X @ rng.standard_normal(d) + 0.5 * np.sin(2 * X[:, 0]) + 0.3 * rng.normal(size=n)
+    return X, y
+
+
+@given(seed=seeds, n=st.integers(1, 40), lam=st.floats(1e-3, 1e3), eps=st.floats(0.0, 0.1))
+def test_valle_vidal_h_is_the_book_objective_over_c_on_a_fixed_function(seed, n, lam, eps):
+    # For every (beta, beta_0): H = sum V_eps(y - f) + lam/2 ||beta||^2 equals
+    # (1/2 ||beta||^2 + C sum V_eps(y - f)) / C with C = 1 / lam
+    X, y = linear_regression_data(seed, n)
+    rng = np.random.default_rng(seed + 1)
+    beta, beta0 = rng.standard_normal(2), float(rng.standard_normal())
+    errors = v_eps(y - X @ beta - beta0, eps).sum()
+    H = errors + lam / 2 * (beta @ beta)
+    C = c_from_penalty_lambda(lam)
+    book = 0.5 * (beta @ beta) + C * errors
+    assert C * H == pytest.approx(book, rel=1e-12)
+
+
+def minimise_h(X, y, lam, epsilon):
+    """Valle Vidal's H(beta, beta_0) minimised by cvxpy (linear kernel): (beta, beta_0, H*)."""
+    beta, beta0 = cp.Variable(X.shape[1]), cp.Variable()
+    errors = cp.sum(cp.pos(cp.abs(y - X @ beta - beta0) - epsilon))
+    value = cvx.solve_reference(cp.Problem(cp.Minimize(errors + lam / 2 * cp.sum_squares(beta))))
+    return beta.value, float(beta0.value), value
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("lam", [3.0, 10.0, 30.0])
+def test_svr_at_c_of_lambda_minimises_valle_vidals_h(seed, lam):
+    # svr (SMO, the book's C) at C = c_from_penalty_lambda(lam) against H minimised by cvxpy.
+    # (C below about 1: with few dimensions and large C the minimiser stops moving with C.)
+    epsilon = 0.2
+    X, y = linear_regression_data(seed, 50, d=5)
+    res = svr(linear_kernel(X), y, c_from_penalty_lambda(lam), epsilon)
+    beta_smo = X.T @ res.coef
+    beta, _, optimum = minimise_h(X, y, lam, epsilon)
+    scale = max(1.0, float(np.abs(beta).max()))
+    np.testing.assert_allclose(beta_smo, beta, atol=1e-5 * scale, rtol=0)
+    at_smo = v_eps(y - X @ beta_smo - res.b, epsilon).sum() + lam / 2 * (beta_smo @ beta_smo)
+    assert_objectives_agree(at_smo, optimum)
+    # C = 1 / (2 lam), the rule of the classification penalty, is another problem
+    other = svr(linear_kernel(X), y, 0.5 / lam, epsilon)
+    assert np.abs(X.T @ other.coef - beta).max() > 1e-3 * scale
+
+
+@pytest.mark.parametrize("lam", [0.0, -1.0, np.nan, np.inf, "1", 1j, True, None])
+def test_c_from_penalty_lambda_rejects_a_bad_lambda(lam):
+    with pytest.raises((ValueError, TypeError), match=r"^lam"):
+        c_from_penalty_lambda(lam)
 
 
 # --- SMO's own behaviour ----------------------------------------------------------------------
