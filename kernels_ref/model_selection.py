@@ -288,6 +288,17 @@ def _check_folds(folds, n):
     return tuple(out)
 
 
+def _check_problem(K, y, fit, predict, folds, loss):
+    """The checks shared by the validation error and the grid search of C, in one order."""
+    K = check_gram(K)
+    n = len(K)
+    loss = _check_loss(loss)
+    y = _check_targets(y, n, loss)
+    fit = _check_callable(fit, "fit")
+    predict = _check_callable(predict, "predict")
+    return K, y, fit, predict, _check_folds(folds, n), loss
+
+
 def _losses(y, f, loss):
     """Loss of each validation point: y f <= 0 (a score of 0 is a mistake), or (y - f)^2."""
     if loss == "misclassification":
@@ -375,13 +386,7 @@ def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
     >>> validation_error(K, y, fit, predict, [([0, 1], [2, 3]), ([2, 3], [0, 1])])
     0.75
     """
-    K = check_gram(K)
-    n = len(K)
-    loss = _check_loss(loss)
-    y = _check_targets(y, n, loss)
-    fit = _check_callable(fit, "fit")
-    predict = _check_callable(predict, "predict")
-    folds = _check_folds(folds, n)
+    K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
     return float(_error_curve(K, y, [fit], predict, folds, loss)[0])
 
 
@@ -488,14 +493,8 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
     ...               warm_start=True).errors
     array([0., 0.])
     """
-    K = check_gram(K)
-    n = len(K)
-    loss = _check_loss(loss)
-    y = _check_targets(y, n, loss)
-    fit = _check_callable(fit, "fit")
-    predict = _check_callable(predict, "predict")
+    K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
     C_grid = _check_grid(C_grid, "C_grid")
-    folds = _check_folds(folds, n)
     warm_start = check_bool(warm_start, "warm_start")
     errors = _error_curve(K, y, _fits(fit, C_grid, warm_start), predict, folds, loss, warm_start)
     j = _choose(errors)
