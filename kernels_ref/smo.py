@@ -565,7 +565,7 @@ def _smo(K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, 
             act.restore()  # all variables, fresh gradient: no accumulated round-off
         act.check_bounded()
         violation = act.gap(two_constraints)
-        if not np.isfinite(violation):
+        if np.isnan(violation) or violation == np.inf:  # -inf: no pair can move, optimal
             raise _unbounded(f"m - M = {violation}")
         if violation <= tol or n_iter >= max_iter or n_iter == before:
             break

@@ -339,14 +339,26 @@ def test_nu_property_margin_errors_below_nu_below_support_vectors(seed, n, frac)
     X, y = overlapping(seed, n)
     K = gaussian_kernel(X, sigma=1.0)
     nu = frac * 2 * min((y > 0).sum(), (y < 0).sum()) / n
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)  # degenerate cases converge slowly
-        res = nu_svm(K, y, nu, tol=1e-7, max_iter=20000)
+    res = nu_svm(K, y, nu, tol=1e-7)  # the proposition holds at the optimum: no early stop
+    assert res.converged
     margin_errors = np.mean(y * decision_function(res, K) < res.rho - 1e-6)
     assert margin_errors <= nu + 1e-12
     assert nu <= np.mean(res.alpha > 0) + 1e-12
     assert res.alpha.sum() == pytest.approx(nu, rel=1e-12)
     assert abs(res.y @ res.alpha) <= 1e-14
+
+
+def test_nu_svm_at_nu_max_with_every_alpha_at_its_bound():
+    # Balanced classes and nu = 1: the only feasible point is alpha_i = 1/n (every variable at
+    # a bound, so no pair can move and m - M = -inf). That is the optimum, not an unbounded
+    # objective; its dual value is the cvxpy reference's.
+    X, y = overlapping(2097152, 66)
+    assert (y > 0).sum() == (y < 0).sum()
+    K = gaussian_kernel(X, sigma=1.0)
+    res = nu_svm(K, y, 1.0, tol=1e-7)
+    assert res.converged
+    np.testing.assert_array_equal(res.alpha, np.full(66, 1 / 66))
+    assert res.dual_objective == pytest.approx(-0.5 * (res.alpha * y) @ K @ (res.alpha * y))
 
 
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 30))
