@@ -76,9 +76,16 @@ def linear_kernel(X, Y=None):
 def polynomial_kernel(X, Y=None, degree=2, c=1.0):
     r"""Polynomial kernel :math:`k(x, y) = (c + \langle x, y \rangle)^{\text{degree}}`.
 
-    Source: Rousseau (2022), "Some examples" (:math:`c \ge 0`, :math:`d > 0`); Valle Vidal,
+    Source: Rousseau (2022), "Some examples" (:math:`c \ge 0`); Valle Vidal,
     *Vector de soporte y métodos de kernel* (2009), "Teorema de Mercer (2)" (:math:`c = 1`)
     and "Función de Kernel: Ejemplo" (:math:`c = 0`, degree 2).
+
+    Valid for an integer degree :math:`\ge 1` only, not for Rousseau's ":math:`d > 0`": a
+    non-integer power of a negative base is not real, and even where every base is positive
+    the Gram matrix need not be positive semi-definite (:math:`c = 1`, :math:`d = 1/2` at the
+    points 0, 2, 3 of :math:`\mathbb R`: :math:`\det K = 5\sqrt2 - 7 - \sqrt{10} + 2\sqrt7 -
+    \sqrt5 < 0`). A ``degree`` that is not an integer, a float such as ``2.0`` included, is a
+    ``ValueError`` naming ``degree``.
 
     The power is taken by repeated multiplication of a block of rows while it is in cache
     (``np.power`` calls ``pow`` for every entry, several times slower).
@@ -88,6 +95,7 @@ def polynomial_kernel(X, Y=None, degree=2, c=1.0):
     X : array_like, shape (n, d)
     Y : array_like, shape (m, d), optional
     degree : int >= 1
+        An integer (Python or NumPy); floats are rejected, even integral ones.
     c : float >= 0
         ``c = 0`` gives the homogeneous kernel :math:`\langle x, y\rangle^{\text{degree}}`.
 
@@ -99,6 +107,10 @@ def polynomial_kernel(X, Y=None, degree=2, c=1.0):
     --------
     >>> polynomial_kernel([[1.0, 2.0]], [[3.0, 4.0]], degree=2, c=1.0)
     array([[144.]])
+    >>> polynomial_kernel([[1.0, 2.0]], degree=0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: degree must be an integer, got 0.5
     """
     X, Y = _check_xy(X, Y)
     degree = check_integer(degree, "degree", low=1)

@@ -284,7 +284,8 @@ def kernel_ridge_gradient(alpha, K, y, lam, n_scaled=False):
     and :math:`\frac2n K(K\alpha - y) + 2\lambda K\alpha = \frac2n K\,[(K + n\lambda I)\alpha - y]`
     with ``n_scaled``.
 
-    Source: KRR notes, 20.3; Vert (2004), "Écriture duale (cont.)". It vanishes exactly on
+    Source: KRR notes, 20.3; Vert (2004), "Écriture duale (cont.)", which prints the second
+    form without its factor :math:`\frac2n` (the zeros are the same). It vanishes exactly on
     :math:`(K + \lambda I)^{-1} y + \ker K`: a whole affine subspace when :math:`K` is singular.
 
     Parameters

@@ -250,7 +250,12 @@ ROWS = [
         lambda: {"X": X, "Y": XT, "degree": 2, "c": 1.0},
         XY,
         {"degree": "int1", "c": "nonneg"},
-        extra=Y_COLUMNS,
+        extra=[
+            *Y_COLUMNS,
+            # Rousseau's "d > 0": a fractional or float degree is not a kernel (chapter 1)
+            ("degree 0.5", {"degree": 0.5}, ValueError, r"^degree must be an integer, got 0.5"),
+            ("degree float64", {"degree": np.float64(2.0)}, ValueError, r"^degree must be an int"),
+        ],
     ),
     Row(
         "kernels.gaussian_kernel",

@@ -53,6 +53,37 @@ def test_polynomial_kernel_small_case():
     assert polynomial_kernel([[1.0, 2.0]], [[3.0, 4.0]], degree=3, c=0.0)[0, 0] == 1331.0
 
 
+@pytest.mark.parametrize("degree", [0.5, 1.5, 2.0, np.float64(3.0), 2 + 0j])
+def test_polynomial_kernel_rejects_a_degree_that_is_not_an_integer(degree):
+    # Rousseau's "d > 0" admits these; the kernel needs an integer degree (chapter 1 erratum).
+    with pytest.raises(ValueError, match=r"^degree must be an integer"):
+        polynomial_kernel([[1.0, 2.0]], degree=degree)
+
+
+def test_polynomial_kernel_accepts_a_numpy_integer_degree():
+    X = [[1.0, 2.0], [0.5, -1.0]]
+    # (1 + <x, y>)^3 by hand: <x1,x1> = 5, <x1,x2> = -1.5, <x2,x2> = 1.25
+    expected = [[216.0, -0.125], [-0.125, 2.25**3]]
+    assert np.array_equal(polynomial_kernel(X, degree=np.int64(3)), expected)
+    assert np.array_equal(polynomial_kernel(X, degree=3), expected)
+
+
+def test_fractional_power_of_positive_bases_is_not_psd_but_integer_degrees_are():
+    # Why the degree must be an integer: c = 1, d = 1/2 at the points 0, 2, 3 of R, where
+    # every base 1 + x_i x_j is >= 1; det by hand, expanding along the first row.
+    base = np.array([[1.0, 1.0, 1.0], [1.0, 5.0, 7.0], [1.0, 7.0, 10.0]])
+    det_by_hand = 5 * math.sqrt(2) - 7 - math.sqrt(10) + 2 * math.sqrt(7) - math.sqrt(5)
+    assert det_by_hand < -0.035
+    assert np.linalg.det(np.sqrt(base)) == pytest.approx(det_by_hand, abs=1e-12)
+    assert not is_psd(np.sqrt(base))
+    pts = [[0.0], [2.0], [3.0]]
+    assert np.array_equal(polynomial_kernel(pts, degree=1), base)
+    for degree in (1, 2, 3, 4):
+        K = polynomial_kernel(pts, degree=degree)
+        assert np.array_equal(K, base**degree)  # small integers: exact
+        assert is_psd(K)
+
+
 def test_gaussian_kernel_small_case():
     # ||(0,0) - (3,4)||^2 = 25, sigma = 5: exp(-25 / 50)
     K = gaussian_kernel([[0.0, 0.0]], [[3.0, 4.0]], sigma=5.0)

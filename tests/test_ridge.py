@@ -108,6 +108,38 @@ def test_objective_and_gradient_by_hand():
     np.testing.assert_allclose(kernel_ridge_gradient([0.0, 0.0], K2, y, 1.0), -2 * K2 @ y)
 
 
+def test_mean_objective_gradient_keeps_the_factor_two_over_n_by_hand():
+    # n = 1, K = [[2]], y = [1], lam = 1: J(a) = (2a - 1)^2 + 2a^2, J'(a) = 12a - 4 = 8 at a = 1.
+    # Vert's printed right-hand side K[(K + lam n I) a - y] = 2 (3 - 1) = 4 lacks the 2/n.
+    assert kernel_ridge_objective([1.0], [[2.0]], [1.0], 1.0, n_scaled=True) == 3.0
+    assert kernel_ridge_gradient([1.0], [[2.0]], [1.0], 1.0, n_scaled=True)[0] == 8.0
+
+
+@given(regression_data(min_n=3), lams, st.integers(0, 2**32 - 1))
+def test_mean_objective_gradient_is_two_over_n_times_verts_printed_form(data, lam, seed):
+    # Vert, "Ecriture duale (cont.)": (2/n) K (K a - y) + 2 lam K a = (2/n) K[(K + lam n I) a - y];
+    # the slide drops the 2/n. Checked against central differences of the objective (exact
+    # for a quadratic up to round-off) so that the gradient code is not its own reference.
+    _, y, K = data
+    n = len(y)
+    a = np.random.default_rng(seed).normal(size=n)
+    grad = kernel_ridge_gradient(a, K, y, lam, n_scaled=True)
+    vert_printed = K @ ((K + lam * n * np.eye(n)) @ a - y)
+    tol = 1e-9 * scale(K) ** 2 * (1.0 + lam) * (1.0 + np.abs(a).max() + np.abs(y).max())
+    np.testing.assert_allclose(grad, 2.0 / n * vert_printed, rtol=0, atol=tol)
+    h = 1e-3
+    fd = [
+        (
+            kernel_ridge_objective(a + h * e, K, y, lam, n_scaled=True)
+            - kernel_ridge_objective(a - h * e, K, y, lam, n_scaled=True)
+        )
+        / (2 * h)
+        for e in np.eye(n)
+    ]
+    J = kernel_ridge_objective(a, K, y, lam, n_scaled=True)
+    np.testing.assert_allclose(grad, fd, rtol=0, atol=1e-6 * (1.0 + J) + tol)
+
+
 def test_lagrange_variables_by_hand():
     # 2 lam (K + lam I)^{-1} y with lam = 1: 2 [3, -1] / 8
     np.testing.assert_allclose(kernel_ridge_lagrange(K2, y2, 1.0), [0.75, -0.25])
