@@ -315,10 +315,18 @@ def _check_problem(K, y, p, C, alpha0):
     y = check_labels(y, n=n, both_classes=False)
     p = check_array(p, "p", ndim=1, n_rows=n)
     C = _check_bounds(C, n)
-    alpha0 = np.zeros(n) if alpha0 is None else check_array(alpha0, "alpha0", ndim=1, n_rows=n)
-    if np.any(alpha0 < 0) or np.any(alpha0 > C):
-        raise ValueError("alpha0 must satisfy 0 <= alpha0 <= C")
+    alpha0 = np.zeros(n) if alpha0 is None else _check_start(alpha0, n, C)
     return K, y, p, C, alpha0.copy()
+
+
+def _check_start(alpha0, n, C):
+    """A starting point of ``n`` values in the box ``0 <= alpha0 <= C`` (``C`` one or ``n``)."""
+    alpha0 = check_array(alpha0, "alpha0", ndim=1, n_rows=n)
+    C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
+    if np.any(alpha0 < 0) or np.any(alpha0 > C):
+        value = f" = {C[0]:g}" if np.all(C == C[0]) else ""
+        raise ValueError(f"alpha0 must satisfy 0 <= alpha0 <= C{value}")
+    return alpha0
 
 
 def smo(

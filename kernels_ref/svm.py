@@ -34,6 +34,7 @@ from ._validation import (
 )
 from .exceptions import ConvergenceWarning, NotSeparableError
 from .smo import AugmentedGram, _smo
+from .smo import _check_start as _smo_check_start
 
 __all__ = [
     "SVMResult",
@@ -143,10 +144,8 @@ def _check_tol(tol):
 
 
 def _check_start(alpha0, y, C):
-    """A feasible starting point of the C-SVM dual: 0 <= alpha0 <= C, y . alpha0 = 0."""
-    alpha0 = check_array(alpha0, "alpha0", ndim=1, n_rows=len(y))
-    if np.any(alpha0 < 0) or np.any(alpha0 > C):
-        raise ValueError(f"alpha0 must satisfy 0 <= alpha0 <= C = {C:g}")
+    """A feasible starting point of the C-SVM dual: the box of SMO's, and y . alpha0 = 0."""
+    alpha0 = _smo_check_start(alpha0, len(y), C)
     gap = abs(float(y @ alpha0))
     if gap > 1e-9 * max(1.0, float(alpha0.sum())):
         raise ValueError(f"alpha0 must satisfy y . alpha0 = 0, got {gap:.3g}")
