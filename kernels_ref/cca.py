@@ -147,14 +147,16 @@ def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
     r"""Linear canonical correlation analysis of two paired views.
 
     .. math::
-        \rho = \max_{w^1, w^2} \frac{(w^1)^T C_{12} w^2}
+        \begin{aligned}
+        \rho &= \max_{w^1, w^2} \frac{(w^1)^T C_{12} w^2}
         {\sqrt{(w^1)^T C_{11} w^1 \,(w^2)^T C_{22} w^2}}
-        \quad\Longleftrightarrow\quad
-        \begin{pmatrix} 0 & C_{12} \\ C_{21} & 0 \end{pmatrix}
+        \quad\Longleftrightarrow\\
+        &\begin{pmatrix} 0 & C_{12} \\ C_{21} & 0 \end{pmatrix}
         \begin{pmatrix} w^1 \\ w^2 \end{pmatrix}
         = \rho \begin{pmatrix} C_{11} & 0 \\ 0 & C_{22} \end{pmatrix}
         \begin{pmatrix} w^1 \\ w^2 \end{pmatrix},
         \qquad C_{jk} = \sum_{i=1}^n \bar x_i^j (\bar x_i^k)^T
+        \end{aligned}
 
     with :math:`\bar x_i^j` the **centred** points (Valle Vidal prints the sums without
     centring, see the errata). Solved by Cholesky whitening: with :math:`C_{jj} = L_j L_j^T`,
@@ -244,14 +246,16 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     Shawe-Taylor (2004).
 
     .. math::
-        \rho = \max_{\alpha, \beta} \frac{\alpha^T K_1 K_2 \beta}
+        \begin{aligned}
+        \rho &= \max_{\alpha, \beta} \frac{\alpha^T K_1 K_2 \beta}
         {\sqrt{(\alpha^T K_1^2 \alpha + \kappa\, \alpha^T K_1 \alpha)
                (\beta^T K_2^2 \beta + \kappa\, \beta^T K_2 \beta)}}
-        \Longleftrightarrow
-        \begin{pmatrix} 0 & K_1 K_2 \\ K_2 K_1 & 0 \end{pmatrix}
+        \quad\Longleftrightarrow\\
+        &\begin{pmatrix} 0 & K_1 K_2 \\ K_2 K_1 & 0 \end{pmatrix}
         \begin{pmatrix} \alpha \\ \beta \end{pmatrix}
         = \rho \begin{pmatrix} K_1^2 + \kappa K_1 & 0 \\ 0 & K_2^2 + \kappa K_2 \end{pmatrix}
         \begin{pmatrix} \alpha \\ \beta \end{pmatrix}
+        \end{aligned}
 
     The penalty :math:`\kappa\,\alpha^T K_1 \alpha = \kappa \|w^1\|^2` is the squared RKHS norm:
     with :math:`w^1 = \Phi_1^T\alpha` this is exactly linear CCA in feature space with

@@ -1174,11 +1174,13 @@ def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=N
 
     .. math::
 
-        \max_{\alpha, \alpha^*} \sum_iy_i(\alpha_i - \alpha_i^*)
+        \begin{aligned}
+        \max_{\alpha, \alpha^*} \ & \sum_iy_i(\alpha_i - \alpha_i^*)
         - \varepsilon\sum_i(\alpha_i + \alpha_i^*)
-        - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}
-        \quad\text{s.t.}\quad \sum_i(\alpha_i - \alpha_i^*) = 0,\quad
+        - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}\\
+        \text{s.t.}\ & \sum_i(\alpha_i - \alpha_i^*) = 0,\quad
         0 \le \alpha_i, \alpha_i^* \le C,
+        \end{aligned}
 
     :math:`f(x) = \sum_i(\alpha_i - \alpha_i^*)K(x_i, x) + b`, :math:`b` the dual value of the
     equality constraint. Valle Vidal (2009), "Support vector regression (3)", names the

@@ -299,11 +299,12 @@ def nearest_centroid_decision(result, K_test):
     r"""Decision function of the nearest-centroid (mean, "Euclidean") classifier.
 
     .. math::
-        f(x) = d(x, S_-)^2 - d(x, S_+)^2
+        \begin{aligned}
+        f(x) &= d(x, S_-)^2 - d(x, S_+)^2
         = \frac{2}{|S_+|} \sum_{x_i \in S_+} K(x, x_i)
-        - \frac{2}{|S_-|} \sum_{x_j \in S_-} K(x, x_j) + b,
-        \qquad
-        b = \frac{1}{|S_-|^2} \sum_{S_- \times S_-} K - \frac{1}{|S_+|^2} \sum_{S_+ \times S_+} K
+        - \frac{2}{|S_-|} \sum_{x_j \in S_-} K(x, x_j) + b,\\
+        b &= \frac{1}{|S_-|^2} \sum_{S_- \times S_-} K - \frac{1}{|S_+|^2} \sum_{S_+ \times S_+} K
+        \end{aligned}
 
     :math:`K(x, x)` cancels; the class is :math:`\operatorname{sign} f(x)` (the closer
     barycentre).
@@ -374,9 +375,11 @@ def center_test_gram(K_test, K_train):
     barycentre :math:`m = \frac1n \sum_i \Phi(x_i)`.
 
     .. math::
-        K'(t, x_j) = \langle \Phi(t) - m, \Phi(x_j) - m \rangle
-        = K(t, x_j) - \frac1n \sum_k K(t, x_k) - \frac1n \sum_k K(x_k, x_j)
+        \begin{aligned}
+        K'(t, x_j) &= \langle \Phi(t) - m, \Phi(x_j) - m \rangle\\
+        &= K(t, x_j) - \frac1n \sum_k K(t, x_k) - \frac1n \sum_k K(x_k, x_j)
         + \frac1{n^2} \sum_{k,l} K(x_k, x_l)
+        \end{aligned}
 
     In matrix form :math:`K'_{test} = (K_{test} - U_m K)(I - U)`, with :math:`U_m` the
     :math:`m \times n` matrix of :math:`1/n`. Needed to project new points in kernel PCA.

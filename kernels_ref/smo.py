@@ -26,8 +26,10 @@ intercept). A pair :math:`(i, j)` can move along :math:`\alpha_i \mathrel{+}= y_
 
 .. math::
 
-    I_{up} = \{t : \alpha_t < C_t, y_t = 1\} \cup \{t : \alpha_t > 0, y_t = -1\}, \qquad
-    I_{low} = \{t : \alpha_t < C_t, y_t = -1\} \cup \{t : \alpha_t > 0, y_t = 1\}.
+    \begin{aligned}
+    I_{up} &= \{t : \alpha_t < C_t, y_t = 1\} \cup \{t : \alpha_t > 0, y_t = -1\},\\
+    I_{low} &= \{t : \alpha_t < C_t, y_t = -1\} \cup \{t : \alpha_t > 0, y_t = 1\}.
+    \end{aligned}
 
 :math:`\alpha` is optimal if and only if :math:`m(\alpha) \le M(\alpha)` with
 :math:`m = \max_{I_{up}} v_t` and :math:`M = \min_{I_{low}} v_t` (Keerthi et al. 2001;
@@ -199,8 +201,10 @@ def working_sets(alpha, y, C):
 
     .. math::
 
-        I_{up} = \{t : \alpha_t < C_t, y_t = 1\} \cup \{t : \alpha_t > 0, y_t = -1\},\quad
-        I_{low} = \{t : \alpha_t < C_t, y_t = -1\} \cup \{t : \alpha_t > 0, y_t = 1\}
+        \begin{aligned}
+        I_{up} &= \{t : \alpha_t < C_t, y_t = 1\} \cup \{t : \alpha_t > 0, y_t = -1\},\\
+        I_{low} &= \{t : \alpha_t < C_t, y_t = -1\} \cup \{t : \alpha_t > 0, y_t = 1\}
+        \end{aligned}
 
     Source: Keerthi, Shevade, Bhattacharyya & Murthy (2001); Fan, Chen & Lin (2005), eq. (9).
     :math:`I_{up}` holds the variables that may move in the direction :math:`y_t`,

@@ -197,9 +197,11 @@ def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=Non
 
     .. math::
 
-        \mathrm{viol}(\alpha) = \max\big(0,\; m(\alpha) - M(\alpha)\big)
-        + |y^\top\alpha - \Delta| + \max_i \operatorname{dist}(\alpha_i, [0, C_i]),
-        \qquad m = \max_{I_{up}} v_t,\; M = \min_{I_{low}} v_t.
+        \begin{aligned}
+        \mathrm{viol}(\alpha) &= \max\big(0,\; m(\alpha) - M(\alpha)\big)
+        + |y^\top\alpha - \Delta| + \max_i \operatorname{dist}(\alpha_i, [0, C_i]),\\
+        m &= \max_{I_{up}} v_t,\quad M = \min_{I_{low}} v_t.
+        \end{aligned}
 
     It is 0 exactly at a solution (Chang & Lin 2011, §4.1.2: :math:`m \le M` is the KKT system),
     and :math:`m - M` is the quantity SMO drives below its tolerance, in the units of

@@ -85,11 +85,13 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
 
     .. math::
 
-        \max_{\alpha, \alpha^* \in \mathbb R^n} \; \sum_i y_i(\alpha_i - \alpha_i^*)
+        \begin{aligned}
+        \max_{\alpha, \alpha^* \in \mathbb R^n} \ & \sum_i y_i(\alpha_i - \alpha_i^*)
         - \varepsilon\sum_i(\alpha_i + \alpha_i^*)
-        - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}
-        \quad\text{s.t.}\quad \sum_i(\alpha_i - \alpha_i^*) = 0,
+        - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}\\
+        \text{s.t.}\ & \sum_i(\alpha_i - \alpha_i^*) = 0,
         \quad 0 \le \alpha_i, \alpha_i^* \le C,
+        \end{aligned}
 
     the dual of :math:`\min \tfrac12\|w\|^2 + C\sum_i(\xi_i + \xi_i^*)` subject to
     :math:`y_i - f(x_i) \le \varepsilon + \xi_i`, :math:`f(x_i) - y_i \le \varepsilon +
