@@ -1,6 +1,8 @@
 # Two commands set everything up on a fresh machine with Python >= 3.10 and make:
 #   make book   execute every chapter and build the HTML book in _build/html/
 #   make test   run the package tests (pytest, doctests) and the chapter tests (nbval)
+# and, for the book as readers see it:
+#   make check-book   build the book, then open every page in headless Chromium and check it
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -16,7 +18,7 @@ PRINTED := -p no:cacheprovider --doctest-modules kernels_ref $(NBVAL) book
 HYPOTHESIS_PROFILE ?= default
 export HYPOTHESIS_PROFILE
 
-.PHONY: book test test-portable mutation bench lint clean
+.PHONY: book check-book test test-portable mutation bench lint clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is required, found " + sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -29,6 +31,14 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 book: $(INSTALLED)
 	$(ONE_THREAD) $(BIN)/jupyter-book build . -W --keep-going
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+# Every built page in a real browser at 1400 px (tests/check_book.py): no console error, no
+# MathJax error, no TeX left in text, no dead internal link or anchor, nothing wider than the
+# text column, every figure captioned with alt text. Selenium drives the system's Chromium:
+# Debian/Ubuntu `apt-get install chromium chromium-driver` (nothing is downloaded).
+check-book: book
+	$(BIN)/python -m pip install --quiet -e '.[check]'
+	$(BIN)/python tests/check_book.py _build/html
 
 test: $(INSTALLED)
 	$(ONE_THREAD) $(BIN)/python -m pytest --doctest-modules kernels_ref tests $(NBVAL) book

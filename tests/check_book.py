@@ -25,6 +25,7 @@ import http.server
 import re
 import shutil
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
@@ -212,15 +213,8 @@ def _check_links(root: Path, base: str, results: dict) -> dict[str, list]:
     return bad
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("build", nargs="?", default="_build/html", type=Path)
-    parser.add_argument("--page", action="append", default=[], help="only pages whose path has it")
-    args = parser.parse_args(argv)
-    root = args.build.resolve()
-    if not (root / "index.html").is_file():
-        sys.exit(f"no built book in {root}: run `make book` first")
-    pages = _pages(root, args.page)
+def check(root: Path, pages: list[Path]) -> dict[str, dict]:
+    """Open each page in the browser; per page, the counts checked and the failures."""
     server = _serve(root)
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     driver = _browser()
@@ -242,6 +236,75 @@ def main(argv=None) -> int:
         server.shutdown()
     for page, bad in _check_links(root, base, results).items():
         results[page]["failures"].extend(bad)
+    return results
+
+
+# The check checks itself first: a page with one defect of each kind must fail on each, and a
+# clean page must pass.
+_GOOD = """<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<title>good</title></head><body><article class="bd-article" style="width: 600px">
+<p id="top">Text with <a href="bad.html#here">a link</a>.</p>
+<div class="cell_input"><pre style="overflow: auto">short = 1</pre></div>
+<figure><img src="x.png" alt="a red square"><figcaption>A caption.</figcaption></figure>
+</article></body></html>"""
+_BAD = """<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<title>bad</title></head><body><article class="bd-article" style="width: 600px">
+<p id="here">Raw $x^2$ and \\alpha here, <a href="missing.html">a dead link</a>,
+<a href="index.html#nowhere">a dead anchor</a>.</p>
+<div class="cell_input"><pre style="overflow: auto">{long}</pre></div>
+<div class="cell_output"><div class="output stream"><pre>a</pre></div>
+<div class="output stream"><pre>b</pre></div></div>
+<table><tr><td style="white-space: nowrap">{long}</td></tr></table>
+<img src="x.png" alt="x.png">
+<script>undefined_function();</script>
+</article></body></html>"""
+_EXPECTED = {
+    "code cell wider than its column",
+    "table wider than its column",
+    "output split into boxes",
+    "image without meaningful alt text",
+    "figure without a caption",
+    "TeX left unrendered",
+    "console error",
+    "link to a missing page",
+    "link to a missing anchor",
+}
+
+
+def self_test() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "index.html").write_text(_GOOD, encoding="utf-8")
+        (root / "bad.html").write_text(_BAD.format(long="x" * 200), encoding="utf-8")
+        # A 1-pixel PNG, so that a missing image is not what fails.
+        (root / "x.png").write_bytes(
+            bytes.fromhex(
+                "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+                "0000000d49444154789c63f8cfc0f01f0005000201a2d6d1f20000000049454e44ae426082"
+            )
+        )
+        results = check(root, [Path("index.html"), Path("bad.html")])
+    good = results["index.html"]["failures"]
+    found = {kind for kind, _ in results["bad.html"]["failures"]}
+    if good or found != _EXPECTED:
+        sys.exit(
+            "check-book's self-test failed: the check itself is broken.\n"
+            f"clean page: {good}\nmissed: {sorted(_EXPECTED - found)}\n"
+            f"unexpected: {sorted(found - _EXPECTED)}"
+        )
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("build", nargs="?", default="_build/html", type=Path)
+    parser.add_argument("--page", action="append", default=[], help="only pages whose path has it")
+    args = parser.parse_args(argv)
+    root = args.build.resolve()
+    if not (root / "index.html").is_file():
+        sys.exit(f"no built book in {root}: run `make book` first")
+    self_test()
+    print("Self-test: a page with one defect of each kind fails on each; a clean page passes.")
+    results = check(root, _pages(root, args.page))
 
     kinds = list(next(iter(results.values()))["counts"]) if results else []
     head = ["page", *kinds, "failures"]
@@ -250,7 +313,8 @@ def main(argv=None) -> int:
         for page, r in results.items()
     ]
     widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
-    column = next(iter(results.values()))["colWidth"] if results else 0
+    columns = sorted({r["colWidth"] for r in results.values()}) or [0]
+    column = f"{columns[0]}" if len(columns) == 1 else f"{columns[0]}-{columns[-1]}"
     print(f"Checked {len(results)} pages at {WIDTH} px (text column {column} px):")
     for row in [head, *rows]:
         cells = zip(row, widths, strict=True)
