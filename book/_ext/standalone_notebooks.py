@@ -150,7 +150,8 @@ def included_lines(source: str, options: dict[str, str]) -> list[str]:
             # Sphinx's end-before skips a match on the first line
             first = 0 if keep else 1
             at = next(
-                (i for i, line in enumerate(lines) if i >= first and options[key] in line), None
+                (i for i, line in enumerate(lines) if i >= first and options[key] in line),
+                None,
             )
             if at is None:
                 raise ValueError(f"{key} pattern not found: {options[key]!r}")
@@ -580,7 +581,11 @@ def standalone(nb: dict, resolve: Resolver) -> dict:
             ref = resolve.figure(figure["name"]) if figure.get("name") else None
             caption = convert.markdown(str(figure["caption"]))
             text = f"**{ref.text if ref else 'Figure'}.** {caption}"
-            caption_cell = {"cell_type": "markdown", "metadata": {}, "source": _source_lines(text)}
+            caption_cell = {
+                "cell_type": "markdown",
+                "metadata": {},
+                "source": _source_lines(text),
+            }
             if "id" in cell:
                 caption_cell["id"] = f"{cell['id']}-caption"[-64:]
             cells.append(caption_cell)
@@ -588,7 +593,11 @@ def standalone(nb: dict, resolve: Resolver) -> dict:
         entries = resolve.references(list(convert.cited))
         if entries:
             text = "## References\n\n" + "\n".join(f"- {entry}" for entry in entries)
-            references = {"cell_type": "markdown", "metadata": {}, "source": _source_lines(text)}
+            references = {
+                "cell_type": "markdown",
+                "metadata": {},
+                "source": _source_lines(text),
+            }
             if any("id" in cell for cell in cells):
                 references["id"] = "references"
             cells.append(references)
