@@ -5,9 +5,16 @@
   name ``None``, once with ``""``; sphinx-togglebutton's likewise) and the second copy
   throws "Identifier 'THEBE_JS_URL' has already been declared" in the console. Keep one
   copy of each script.
+- The bibliography lists its entries under author-year labels, "[Vert, 2004]", the labels the
+  citations in the text use (the "plain" style numbers them, so "Vert [2004]" in a chapter led
+  to an entry "[25]").
 """
 
 from __future__ import annotations
+
+from pybtex.plugin import register_plugin
+from pybtex.style.formatting.plain import Style as PlainStyle
+from pybtex.style.labels import BaseLabelStyle
 
 
 def _one_copy_of_each_script(app, pagename, templatename, context, doctree):
@@ -24,7 +31,32 @@ def _one_copy_of_each_script(app, pagename, templatename, context, doctree):
     scripts[:] = unique
 
 
+class AuthorYearLabels(BaseLabelStyle):
+    """Labels "Author, year", "A and B, year", "A et al., year", as the citations read."""
+
+    def format_labels(self, sorted_entries):
+        for entry in sorted_entries:
+            persons = entry.persons.get("author") or entry.persons.get("editor") or []
+            names = [
+                " ".join(part.render_as("text") for part in person.rich_last_names)
+                for person in persons
+            ]
+            if len(names) > 2:
+                who = f"{names[0]} et al."
+            else:
+                who = " and ".join(names) or entry.fields.get("title", "")
+            yield f"{who}, {entry.fields.get('year', 'n.d.')}"
+
+
+class AuthorYearStyle(PlainStyle):
+    """pybtex's plain formatting with author-year labels."""
+
+    default_label_style = "kr_author_year"
+
+
 def setup(app):
+    register_plugin("pybtex.style.labels", "kr_author_year", AuthorYearLabels)
+    register_plugin("pybtex.style.formatting", "kr_author_year", AuthorYearStyle)
     # Last, after the handlers that add scripts to the page.
     app.connect("html-page-context", _one_copy_of_each_script, priority=999)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
