@@ -33,7 +33,7 @@ from ._validation import (
     check_test_gram,
 )
 from .exceptions import ConvergenceWarning, NotSeparableError
-from .smo import AugmentedGram, _smo
+from .smo import AugmentedGram, _default_max_iter, _smo
 from .smo import _check_start as _smo_check_start
 
 __all__ = [
@@ -136,7 +136,7 @@ def _check_bounds(C, n):
 
 
 def _check_max_iter(max_iter, n):
-    return check_max_iter(max_iter, default=max(10**6, 100 * n))
+    return check_max_iter(max_iter, default=_default_max_iter(n))
 
 
 def _check_tol(tol):
@@ -712,7 +712,7 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
         (raised to the round-off level :math:`10^3\epsilon_{\text{mach}} \sum_i\alpha_i
         \max_i K_{ii}` of the gradient when that is larger).
     max_iter : int >= 1, optional
-        Default :math:`\max(10^6, 100n)`.
+        Default :math:`\max(10^7, 100n)`, LIBSVM's default.
     min_margin : float, optional
         Margins below it count as "not separable" (they cannot be resolved in floating point:
         :math:`\sum_i\alpha_i = 1/\gamma^2`). Default :math:`10^{-4} r` with :math:`r` the

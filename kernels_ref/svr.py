@@ -22,7 +22,7 @@ from ._validation import (
     check_same_n,
     check_test_gram,
 )
-from .smo import TiledGram, _smo
+from .smo import TiledGram, _default_max_iter, _smo
 from .svm import TOL
 
 __all__ = [
@@ -130,7 +130,8 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     tol : float > 0
         Stopping tolerance :math:`m(\alpha) - M(\alpha)` of SMO, in the units of :math:`y`.
     max_iter : int >= 1, optional
-        SMO iteration limit (default :math:`\max(10^6, 200n)`); reaching it warns
+        SMO iteration limit (default :math:`\max(10^7, 200n)`, LIBSVM's default for its
+        :math:`2n` variables); reaching it warns
         (:class:`~kernels_ref.exceptions.ConvergenceWarning`).
     shrinking : bool
         Let SMO shrink the active set (same answer up to ``tol``).
@@ -164,7 +165,7 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     epsilon = check_epsilon(epsilon)
     tol = check_positive(tol, "tol")
     n = len(y)
-    max_iter = check_max_iter(max_iter, default=max(10**6, 200 * n))
+    max_iter = check_max_iter(max_iter, default=_default_max_iter(2 * n))
     shrinking = check_bool(shrinking, "shrinking")
     z = np.concatenate([np.ones(n), -np.ones(n)])
     p = np.concatenate([epsilon - y, epsilon + y])

@@ -632,3 +632,41 @@ def test_working_sets_and_optimality_gap_validate_their_input():
     up, low = working_sets([0, 1, 0], [1, -1, 1], 1)
     assert up.tolist() == [True, True, True] and low.tolist() == [False, False, False]
     assert optimality_gap(np.array([3, 1]), [True, False], [False, True]) == 2.0
+
+
+# --- the default iteration limit: LIBSVM's max(10^7, 100 N) for N variables --------------
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("module", "call", "n", "expected"),
+    [
+        ("svm", lambda m, K, y: m.soft_margin_l1(K, y, 1.0), 40, 10**7),
+        ("svm", lambda m, K, y: m.soft_margin_l2(K, y, 1.0), 40, 10**7),
+        ("svm", lambda m, K, y: m.nu_svm(K, y, 0.5), 40, 10**7),
+        ("svm", lambda m, K, y: m.soft_margin_l1(K, y, 1.0), 120_000, 12_000_000),
+        ("svr", lambda m, K, y: m.svr(K, y, 1.0, 0.1), 40, 10**7),
+        ("svr", lambda m, K, y: m.svr(K, y, 1.0, 0.1), 60_000, 12_000_000),  # 2n variables
+    ],
+)
+def test_default_iteration_limit_is_libsvms(monkeypatch, module, call, n, expected):
+    import importlib
+
+    mod = importlib.import_module(f"kernels_ref.{module}")
+    seen = []
+
+    def fake_smo(*args, max_iter, **kwargs):
+        seen.append(max_iter)
+        raise _Stop
+
+    monkeypatch.setattr(mod, "_smo", fake_smo)
+    # The limit depends on n only: validation of a large K is not what is tested here.
+    monkeypatch.setattr(mod, "check_gram", lambda K, *a, **k: K)
+    K = np.broadcast_to(1.0, (n, n))  # a read-only view: no n x n array is allocated
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    with pytest.raises(_Stop):
+        call(mod, K, y)
+    assert seen == [expected]
