@@ -100,15 +100,17 @@ def _is_real_number(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
 
 
-#: Largest n for which :func:`check_gram` runs the full positive semi-definiteness test.
-FULL_PSD_TEST_MAX_N = 2000
+#: Largest n for which :func:`check_gram` runs the full positive semi-definiteness test. Its
+#: Cholesky factorisation costs n^3 / 3 flops: about 2 ms at n = 500 but 70 ms at n = 2000,
+#: several times an SMO solve of that size; above, validation is one O(n^2) pass.
+FULL_PSD_TEST_MAX_N = 500
 
 #: Relative tolerance of the one positive semi-definiteness rule of the package
 #: (:func:`psd_threshold`), used by :func:`check_gram` and :func:`kernels_ref.kernels.is_psd`.
 PSD_RTOL = 1e-9
 
 #: Rows and columns per tile in the O(n^2) checks, which then allocate no n x n temporary.
-_TILE = 128
+_TILE = 256
 
 #: The smallest subnormal number: a stored entry is known to half of it at best, the round-off
 #: of a matrix whose entries underflow (it is negligible for every other matrix).
@@ -146,28 +148,64 @@ def check_gram(K, name="K", psd=True, rtol=1e-10):
     :math:`K_{ii} \ge -t` and :math:`K_{ij}^2 \le (K_{ii} + t)(K_{jj} + t)` with :math:`t` the
     threshold (exactly :math:`\lambda_{\min} \ge -t` for the minor), which cost
     :math:`O(n^2)`; use :func:`kernels_ref.kernels.is_psd` for the complete test of
-    a large matrix. The checks of a large matrix run tile by tile, on the upper triangle, in one
-    pass, with no n x n temporary.
+    a large matrix. With ``psd="minors"`` only the minors are tested, whatever ``n``: for a
+    learner that factors a shifted ``K`` anyway and reads the rest of the test from its
+    pivots (kernel ridge regression, :func:`kernels_ref.ridge.kernel_ridge`).
+
+    Everything but the Cholesky factorisation is one pass over ``K``, tile by tile on the upper
+    triangle, with no n x n temporary: the finiteness of the entries, their largest absolute
+    value, the symmetry (exact equality of a tile and its mirror, the common case, settles it
+    without arithmetic) and the minors (settled for a whole tile when its largest entry is below
+    the smallest bound, as for every tile of a Gaussian Gram matrix).
     """
-    K, largest = _checked_array(K, name, ndim=2)
-    K = np.ascontiguousarray(K)
+    K, psd_ok = checked_gram(K, name, psd, rtol)
+    if not psd_ok:
+        warn_not_psd(name)
+    return K
+
+
+def checked_gram(K, name="K", psd=True, rtol=1e-10):
+    """:func:`check_gram` without the warning: ``(K, whether no PSD test failed)``."""
+    K = _real_array(K, name)
+    if K.ndim != 2:
+        raise ValueError(f"{name} must be 2-dimensional, got shape {K.shape}")
+    if K.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {K.shape}")
     n = len(K)
     if n != K.shape[1]:
         raise ValueError(f"{name} must be square, got shape {K.shape}")
+    K = np.ascontiguousarray(K)
+    diag = np.diag(K)
+    non_finite = ValueError(f"{name} contains NaN or infinite values")
+    if not np.all(np.isfinite(diag)):
+        raise non_finite
+    # The threshold of the minors, from the diagonal: for a PSD matrix max|K_ij| = max K_ii.
+    t_diag = psd_threshold(float(np.max(np.abs(diag))), n)
+    full_psd_test = psd is True and n <= FULL_PSD_TEST_MAX_N
+    minors = bool(psd) and not full_psd_test
+    largest, asymmetry, minors_ok = _scan_upper_tiles(K, minors, t_diag)
+    if not largest < np.inf:  # NaN compares false; an infinity is the largest entry
+        raise non_finite
+    if not asymmetry < np.inf and not np.all(np.isfinite(K)):  # NaN or inf in a lower tile
+        raise non_finite
+    if not asymmetry <= rtol * largest + _UNDERFLOW:
+        raise ValueError(f"{name} must be symmetric")
     threshold = psd_threshold(largest, n)
-    full_psd_test = psd and largest > 0 and n <= FULL_PSD_TEST_MAX_N
-    minors = psd and not full_psd_test
-    minors_ok = _scan_upper_tiles(K, rtol * largest + _UNDERFLOW, threshold, name, minors)
-    if full_psd_test:
+    if not minors_ok and threshold > t_diag:  # a larger entry off the diagonal: the rule's t
+        minors_ok = _scan_upper_tiles(K, True, threshold)[2]
+    if full_psd_test and largest > 0:
         minors_ok = _has_cholesky(K / largest, shift=threshold / largest)
-    if not minors_ok:
-        warnings.warn(
-            f"{name} is not positive semi-definite (an eigenvalue is below "
-            f"-{PSD_RTOL:g} x max|{name}|): it is not the Gram matrix of a kernel",
-            NotPSDWarning,
-            stacklevel=_caller_level(),
-        )
-    return K
+    return K, minors_ok
+
+
+def warn_not_psd(name):
+    """The :class:`~kernels_ref.exceptions.NotPSDWarning` of a matrix proved not PSD."""
+    warnings.warn(
+        f"{name} is not positive semi-definite (an eigenvalue is below "
+        f"-{PSD_RTOL:g} x max|{name}|): it is not the Gram matrix of a kernel",
+        NotPSDWarning,
+        stacklevel=_caller_level(),
+    )
 
 
 def _caller_level():
@@ -178,29 +216,39 @@ def _caller_level():
     return level
 
 
-def _scan_upper_tiles(K, atol, tolerance, name, minors):
-    """Raise unless ``K`` is symmetric to ``atol``; with ``minors``, also return whether every
-    2 x 2 principal minor is PSD to ``tolerance`` (see :func:`check_gram`), else ``True``.
+def _scan_upper_tiles(K, minors, t):
+    """One pass over the square ``K``: ``(max |K_ij|, max |K_ij - K_ji|, minors_ok)``.
 
     Every tile of the upper triangle (diagonal tiles included) is compared with the transposed
-    tile of the lower triangle.
+    tile of the lower triangle; the largest entry is read from the upper tiles (a lower entry
+    differs from its mirror by the asymmetry, which the caller bounds). A NaN or an infinity
+    anywhere makes the first or the second value NaN or infinite. ``minors_ok`` is whether
+    every 2 x 2 principal minor is PSD to ``t`` (see :func:`check_gram`); ``True`` without
+    ``minors``.
     """
     diag = np.diag(K)
-    root = np.sqrt(np.maximum(diag + tolerance, 0.0))
-    minors_ok = not minors or diag.min() >= -tolerance
+    root = np.sqrt(np.maximum(diag + t, 0.0))
+    minors_ok = not minors or bool(diag.min() >= -t)
+    high, low, asymmetry, finite = -np.inf, np.inf, 0.0, True
     starts = range(0, len(K), _TILE)
     for i in starts:
         rows = slice(i, i + _TILE)
+        root_rows = root[rows]
         for j in starts[i // _TILE :]:
             cols = slice(j, j + _TILE)
             upper = K[rows, cols]
-            diff = upper - K[cols, rows].T
-            if np.abs(diff, out=diff).max() > atol:
-                raise ValueError(f"{name} must be symmetric")
-            if minors and minors_ok:
-                bound = np.multiply.outer(root[rows], root[cols])
-                minors_ok = bool(np.all(np.abs(upper, out=diff) <= bound))
-    return minors_ok
+            lower_t = K[cols, rows].T
+            h, lo = float(upper.max()), float(upper.min())
+            finite = finite and -np.inf < lo and h < np.inf  # NaN compares false
+            high, low = max(high, h), min(low, lo)
+            if not np.array_equal(upper, lower_t):
+                d = float(np.abs(upper - lower_t).max())
+                if not d <= asymmetry:
+                    asymmetry = d
+            if minors and minors_ok and max(h, -lo) > root_rows.min() * root[cols].min():
+                bound = np.multiply.outer(root_rows, root[cols])
+                minors_ok = bool(np.all(np.abs(upper) <= bound))
+    return (max(high, -low) if finite else np.nan), asymmetry, minors_ok
 
 
 def _has_cholesky(K, shift):

@@ -30,6 +30,9 @@ from ._validation import (
     check_positive,
     check_same_n,
     check_test_gram,
+    checked_gram,
+    psd_threshold,
+    warn_not_psd,
 )
 
 __all__ = [
@@ -76,30 +79,62 @@ def _check_ridge(K, y, lam):
     return K, y, check_positive(lam, "lam")
 
 
-def _solve_shifted(A, shift, B):
+def _fit_ridge(K, y, lam, n_scaled=False):
+    r"""Validate, then solve :math:`(K + \lambda I)\alpha = y` (:math:`n\lambda` if
+    ``n_scaled``) with at most one PSD warning; return ``(alpha, lam)``.
+
+    Only the 2 x 2 minors of ``K`` are tested before the solve; the Cholesky pivots of the solve
+    complete the test (see :func:`_solve_shifted`), so that ``K`` is factored once.
+    """
+    K, minors_ok = checked_gram(K, psd="minors")
+    y = check_array(y, "y", ndim=1)
+    check_same_n(K, y, "K", "y")
+    lam = check_positive(lam, "lam")
+    shift = len(y) * lam if n_scaled else lam
+    alpha, pivots_ok = _solve_shifted(K, shift, y, certify=True)
+    if not (minors_ok and pivots_ok):
+        warn_not_psd("K")
+    return alpha, lam
+
+
+def _solve_shifted(A, shift, B, certify=False):
     r"""Solve :math:`(A + \text{shift}\, I) Z = B` for a symmetric ``A`` by Cholesky.
 
     ``A + shift I`` is positive definite, with eigenvalues at least ``shift``, when ``A`` is PSD.
     A Cholesky pivot :math:`L_{jj}^2` is never below the smallest eigenvalue, so a pivot at
     round-off level means a numerically singular system: that is an error, not an answer. If
-    ``A`` is not PSD (the caller has already warned), Cholesky may fail: fall back to LU.
+    ``A`` is not PSD, Cholesky may fail: fall back to LU.
+
+    With ``certify`` the factorisation is also a test of positive semi-definiteness, at no
+    cost, and ``(Z, psd_ok)`` is returned: a pivot below :math:`\text{shift} - t`, or no factor
+    at all when :math:`\text{shift} > t`, proves :math:`\lambda_{\min}(A) < -t`, with
+    :math:`t` the threshold of :func:`~kernels_ref._validation.psd_threshold` (or the round-off
+    of the factorisation, if larger). It misses an ``A`` whose negative eigenvalues all hide
+    behind the shift and its pivots; the caller's 2 x 2 minors test completes it.
     """
+    n = len(A)
     M = A.copy()  # a new array: A is not modified
-    M.flat[:: len(M) + 1] += shift
+    M.flat[:: n + 1] += shift
+    largest = max(M.max(), -M.min())
+    roundoff = n * np.finfo(float).eps * largest
     singular = ValueError(
         f"lam is too small: the Gram matrix + {shift:.3g} I is numerically singular "
         "(the Gram matrix is not positive semi-definite, or the shift is at round-off level)"
     )
+    t = max(psd_threshold(largest, n), roundoff)
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
         try:
-            return np.linalg.solve(M, B)
+            Z = np.linalg.solve(M, B)
         except np.linalg.LinAlgError:
             raise singular from None
-    if np.min(np.diag(L)) ** 2 <= len(M) * np.finfo(float).eps * max(M.max(), -M.min()):
+        return (Z, not shift > t) if certify else Z
+    pivot = float(np.min(np.diag(L))) ** 2  # at least the smallest eigenvalue of M
+    if pivot <= roundoff:
         raise singular
-    return _solve_lower_transposed(L, _solve_lower(L, B))
+    Z = _solve_lower_transposed(L, _solve_lower(L, B))
+    return (Z, pivot >= shift - t) if certify else Z
 
 
 #: Rows per block of the triangular solves.
@@ -162,16 +197,26 @@ def kernel_ridge(K, y, lam, n_scaled=False):
         ``alpha``, with :math:`f = \sum_i \alpha_i K(x_i, \cdot)`; predict with
         :func:`kernel_ridge_predict`.
 
+    Warns
+    -----
+    NotPSDWarning
+        When a 2 x 2 principal minor of ``K``, or the Cholesky factorisation of the shifted
+        ``K`` that the solve needs anyway (a pivot below the shift, or no factor), proves
+        ``K`` not positive semi-definite by the rule of
+        :func:`~kernels_ref._validation.psd_threshold`. ``K`` is factored once: a negative
+        eigenvalue hidden behind the shift and the pivots goes unnoticed (the solve is then
+        still that of a positive definite system); :func:`kernels_ref.kernels.is_psd` is the
+        complete test.
+
     Examples
     --------
     >>> K = [[2.0, 1.0], [1.0, 2.0]]
     >>> kernel_ridge(K, [1.0, 0.0], lam=1.0).alpha  # (K + I)^{-1} y = [3, -1] / 8
     array([ 0.375, -0.125])
     """
-    K, y, lam = _check_ridge(K, y, lam)
     n_scaled = check_bool(n_scaled, "n_scaled")
-    shift = len(y) * lam if n_scaled else lam
-    return KernelRidgeResult(alpha=_solve_shifted(K, shift, y), lam=lam, n_scaled=n_scaled)
+    alpha, lam = _fit_ridge(K, y, lam, n_scaled)
+    return KernelRidgeResult(alpha=alpha, lam=lam, n_scaled=n_scaled)
 
 
 def kernel_ridge_predict(result, K_test):
@@ -392,8 +437,8 @@ def kernel_ridge_lagrange(K, y, lam):
     >>> kernel_ridge_lagrange([[2.0, 1.0], [1.0, 2.0]], [1.0, 0.0], lam=1.0)
     array([ 0.75, -0.25])
     """
-    K, y, lam = _check_ridge(K, y, lam)
-    return 2.0 * lam * _solve_shifted(K, lam, y)
+    alpha, lam = _fit_ridge(K, y, lam)
+    return 2.0 * lam * alpha
 
 
 def kernel_ridge_lagrange_objective(alpha, K, y, lam):

@@ -375,6 +375,53 @@ def test_non_psd_gram_warns_but_solves():
     np.testing.assert_allclose((K + 2.0 * np.eye(2)) @ alpha, [1.0, 0.0], atol=1e-14)
 
 
+# Kernel ridge factors K + lam I once: only the 2 x 2 minors are tested before, the Cholesky
+# pivots after (a pivot below lam - t, or no factor, proves lambda_min(K) < -t).
+HIDDEN = np.array([[1.0, 0.9, -0.9], [0.9, 1.0, 0.9], [-0.9, 0.9, 1.0]])  # minors PSD
+
+
+def test_the_hidden_matrix_has_psd_minors_and_a_negative_eigenvalue():
+    assert np.all(HIDDEN**2 <= np.outer(np.diag(HIDDEN), np.diag(HIDDEN)))
+    assert np.linalg.eigvalsh(HIDDEN)[0] == pytest.approx(-0.8)  # along (1, -1, 1)
+
+
+@pytest.mark.parametrize("lam", [1e-3, 0.5, 0.79])  # K + lam I indefinite: no Cholesky factor
+@pytest.mark.parametrize("fit", [kernel_ridge, kernel_ridge_lagrange])
+def test_pivots_prove_a_non_psd_gram_that_the_minors_miss(lam, fit):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit(HIDDEN, [1.0, 0.0, 1.0], lam)
+    assert [w.category for w in caught] == [NotPSDWarning]
+
+
+def test_a_small_pivot_proves_it_when_the_factor_exists():
+    # K + I has eigenvalue 0.2 > 0: Cholesky succeeds, and its last pivot is below 1 - t.
+    L = np.linalg.cholesky(HIDDEN + np.eye(3))
+    assert np.diag(L).min() ** 2 < 1.0 - 1e-3
+    with pytest.warns(NotPSDWarning):
+        kernel_ridge(HIDDEN, [1.0, 0.0, 1.0], 1.0)
+
+
+@given(
+    st.integers(1, 40),
+    st.integers(1, 6),
+    st.floats(1e-8, 1e3),
+    st.floats(1e-6, 1e6),
+    st.integers(0, 2**32 - 1),
+)
+def test_a_psd_gram_never_warns(n, d, lam, scale, seed):
+    # No false alarm from the pivots: rank-deficient linear Gram matrices of any scale, and
+    # Gaussian ones, with any lambda.
+    X = np.random.default_rng(seed).normal(size=(n, d)) * scale
+    for K in (X @ X.T, gaussian_kernel(X, sigma=scale)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", NotPSDWarning)
+            try:
+                kernel_ridge(K, np.ones(n), lam)
+            except ValueError as exc:  # lam at round-off level of K: singular, not a warning
+                assert "lam is too small" in str(exc)
+
+
 def test_non_psd_gram_with_singular_shift_is_an_error():
     K = np.array([[1.0, 2.0], [2.0, 1.0]])  # K + I is singular
     with warnings.catch_warnings():

@@ -271,7 +271,33 @@ def test_minor_test_at_the_real_size():
     t = np.random.default_rng(0).normal(size=n) * 1e-2  # diagonal below 1
     assert _count_not_psd(np.outer(t, t)) == 0
     K = 0.25 * np.eye(n)
-    K[5, 1900] = K[1900, 5] = 0.26
+    K[5, n - 2] = K[n - 2, 5] = 0.26
+    assert _count_not_psd(K) == 1
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize(
+    ("where", "mirror"),
+    [((3, 37), False), ((37, 3), False), ((3, 37), True), ((20, 20), False), ((40, 2), False)],
+)
+def test_a_non_finite_entry_in_any_tile_is_reported_as_such(small_full_test, bad, where, mirror):
+    # The one-pass scan reads the largest entry from the upper tiles only: a NaN or an
+    # infinity in a lower tile must still be found (through the comparison with its mirror),
+    # and a NaN must not be lost behind a larger entry of a later tile.
+    K = np.eye(small_full_test)
+    K[where] = bad
+    if mirror:
+        K[where[::-1]] = bad
+    K[40, 40] = 5.0  # a later tile with a larger entry
+    with pytest.raises(ValueError, match=r"^K contains NaN or infinite values"):
+        v.check_gram(K)
+
+
+def test_an_off_diagonal_entry_larger_than_the_diagonal_is_held_to_the_rule(small_full_test):
+    # The minors are first tested with the threshold of the diagonal (for a PSD matrix the
+    # largest entry is on it); an entry above every diagonal one is non-PSD by the full rule.
+    K = 1e-3 * np.eye(small_full_test)
+    K[2, 30] = K[30, 2] = 1.0
     assert _count_not_psd(K) == 1
 
 
