@@ -52,7 +52,11 @@ pdf: $(INSTALLED)
 	fi
 	@mkdir -p _build
 	$(BIN)/python latex/pdf_config.py > _build/pdf_config.yml
-	$(ONE_THREAD) $(BIN)/jupyter-book build . --builder pdflatex --config _build/pdf_config.yml
+	$(ONE_THREAD) $(BIN)/jupyter-book build . --builder pdflatex --config _build/pdf_config.yml \
+		-W --keep-going
+	@# XeTeX drops a character that the font lacks with a line in the log only.
+	@if grep "Missing character" _build/latex/kernels-ref.log; then \
+		echo "The fonts lack the characters above: see latex/kernelsref.sty"; exit 1; fi
 	@echo "The PDF is at $(CURDIR)/_build/latex/kernels-ref.pdf"
 
 test: $(INSTALLED)
