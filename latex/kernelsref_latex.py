@@ -18,8 +18,8 @@ right; it does nothing for the HTML builder.
   (docutils drops duplicate names) and its theorems their labels and numbers. The title is given
   back to the chapter's section.
 
-It also sets the widths of long tables (Sphinx gives them one unbreakable line per cell) and marks
-tables of many columns for a smaller font (``latex/kernelsref.sty``).
+It also typesets proofs as proofs (sphinx-proof gives them a box with an empty title bar), and
+lays out the tables whose widths the source leaves open (see ``TableLayout``).
 """
 
 from __future__ import annotations
@@ -103,6 +103,44 @@ class UnnumberedParts(SphinxPostTransform):
             wrapper.parent.insert(
                 wrapper.parent.index(wrapper), nodes.raw("", command + "\n", format="latex")
             )
+
+
+class ProofBlocks(SphinxPostTransform):
+    """A proof as a plain block that opens with *Proof.* and closes with a square.
+
+    sphinx-proof writes a proof as an admonition without a title, which LaTeX turns into a box
+    with an empty title bar.
+    """
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        for proof in list(self.document.findall(_is_proof)):
+            block = nodes.container(classes=["krproof"])
+            block.extend(proof.children)
+            proof.replace_self(block)
+            first = next(iter(block.findall(nodes.paragraph)), None)
+            if first is not None and first.children and isinstance(first[0], nodes.Text):
+                head = str(first[0])
+                if head.startswith("Proof. "):
+                    rest = nodes.Text(head[len("Proof.") :])
+                    first.replace(first[0], [nodes.emphasis("", "Proof."), rest])
+            last = block.children[-1] if block.children else None
+            qed = nodes.raw("", r"\kernelsrefqed", format="latex")
+            if isinstance(last, nodes.paragraph):
+                last += qed
+            else:
+                block += nodes.paragraph("", "", qed)
+
+
+def _is_proof(node: nodes.Node) -> bool:
+    """The admonition inside a sphinx-proof proof node."""
+    return (
+        isinstance(node, nodes.admonition)
+        and "proof" in node["classes"]
+        and type(node.parent).__name__ == "proof_node"
+    )
 
 
 class TableLayout(SphinxPostTransform):
@@ -234,4 +272,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(ChapterTitleNames)
     app.add_post_transform(UnnumberedParts)
     app.add_post_transform(TableLayout)
+    app.add_post_transform(ProofBlocks)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
