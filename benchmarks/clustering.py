@@ -20,12 +20,13 @@ feature space) of k seeds drawn uniformly at random (seed 0), computed before th
 Printed: the iterations, the time per iteration of each (whole call / iterations) and their
 ratio (above 1: the minimal loop is faster), whether both end at the same partition, and the
 validation share: time of check_gram / time of the whole ``kernel_kmeans`` call. Every time is
-the median of ``--repeat`` runs (default 3), the three calls interleaved within each repeat. A
-``*`` after the iterations marks a run stopped by ``--max-iter`` (default 100).
+the median of ``--repeat`` runs (default 3), the three calls interleaved within each repeat
+(each called once, untimed, on a small problem first). A ``*`` after the iterations marks a run
+stopped by ``--max-iter`` (default 100).
 
-Duration: the default run takes about one to two minutes on a loaded 2-core machine (estimated:
-at n = 5000 one product K M reads the 200 MB Gram matrix). ``--quick`` (n = 1000, one repeat)
-takes seconds.
+Duration: the default run takes about one to two minutes on a loaded 2-core machine (estimated,
+not measured: at n = 5000 one product K M reads the 200 MB Gram matrix, some 50 ms; a few tens
+of iterations per call). ``--quick`` (n = 1000, one repeat) takes seconds.
 
 BLAS threads: as in ``svm.py``, one OpenBLAS thread unless ``OPENBLAS_NUM_THREADS`` is set.
 
@@ -89,6 +90,15 @@ def same_partition(a, b):
     return len(np.unique(pairs[0])) == len(np.unique(pairs[1])) == pairs.shape[1]
 
 
+def warm_up():
+    """One untimed call of each timed function on a small problem (first-call costs)."""
+    K = five_clouds(50)
+    init = initial_labels(K, 2)
+    kernel_kmeans(K, 2, init=init)
+    lloyd(K, init, 2, 2)
+    check_gram(K)
+
+
 def run_row(K, k, args):
     init = initial_labels(K, k)
     t_kk, t_ll, t_check = [], [], []
@@ -148,6 +158,7 @@ def main():
         f"same iterations; times: median of {args.repeat} runs; ratio = kernel_kmeans / minimal "
         "loop; 'valid.' = check_gram / kernel_kmeans\n"
     )
+    warm_up()
     print(HEADER)
     print("-" * len(HEADER))
     for n in args.n:

@@ -5,7 +5,7 @@ sinc(|x|) + 0.1 noise, fixed seed) and ``--n-test`` test points, Gaussian kernel
 exp(-|x - x'|^2 / (2 sigma^2)) with sigma = 2. The Gram matrices are computed once per n and
 their time is excluded. Every time is the median of ``--repeat`` runs (default 3); the calls of
 one row are interleaved within each repeat, so that a disturbance of the shared machine hits
-them alike.
+them alike, and each solver was called once, untimed, on a small problem first.
 
 KRR rows, n in ``--krr-sizes`` (default 500, 1000, 2000, 5000), lambda = 1:
 
@@ -39,8 +39,9 @@ alpha* (positive: ours higher, the dual being maximised). A ``*`` after our iter
 run stopped by its iteration limit. With ``--cvx-max N > 0``, cvxpy's ``svr_dual`` (default
 solver at its own tolerances; one run) is timed too for n <= N.
 
-Duration: the default run takes about 3 to 6 minutes on a loaded 2-core machine (estimated: the
-KRR factorisations at n = 5000, a few seconds each, and the SVR rows at C = 100). ``--quick``
+Duration: the default run takes about 2 to 5 minutes on a loaded 2-core machine (estimated, not
+measured: the Cholesky factorisations at n = 5000, one to three seconds each, and the SVR rows at
+n = 5000, some 10^5 iterations on 10^4 variables). ``--quick``
 (KRR n = 500 and 1000, SVR n = 1000 with C = 1 and 10, one repeat) takes seconds.
 
 BLAS threads: as in ``svm.py``, one OpenBLAS thread unless ``OPENBLAS_NUM_THREADS`` is set
@@ -103,6 +104,16 @@ def sinc_data(n, n_test, seed=0):
 def svr_dual_value(K, y, coef):
     """Dual objective of SVR at c = alpha - alpha* (with alpha_i alpha*_i = 0)."""
     return float(y @ coef - EPSILON * np.abs(coef).sum() - 0.5 * coef @ K @ coef)
+
+
+def warm_up(tol):
+    """One untimed call of each timed function on a small problem: the first call of a process
+    pays for imports and first-touch costs that are not the solvers'."""
+    K, y, _ = sinc_data(50, 1)
+    kernel_ridge(K, y, LAM)
+    KernelRidge(kernel="precomputed", alpha=LAM).fit(K, y)
+    svr(K, y, 1.0, EPSILON, tol=tol)
+    SVR(kernel="precomputed", C=1.0, epsilon=EPSILON, tol=tol).fit(K, y)
 
 
 def krr_row(K, y, K_test, args):
@@ -253,6 +264,7 @@ def main():
         f"times in seconds, median of {args.repeat} runs; 'valid.' = time of check_gram(K) / "
         "time of the whole call"
     )
+    warm_up(args.tol)
     data, checks = {}, {}
 
     def get(n):

@@ -17,7 +17,7 @@ Both SMOs use the second-order working-set selection of Fan, Chen & Lin (2005) a
 same rule, m(alpha) - M(alpha) <= tol (LIBSVM's ``eps``, scikit-learn's ``tol``), in the same
 units (both solve the dual with p = -1). Each time is the median of ``--repeat`` runs (default
 3); the three calls are interleaved within each repeat, so that a disturbance of the shared
-machine hits all three alike.
+machine hits all three alike, and each was called once, untimed, on a small problem first.
 
 Per row: times in seconds; ratios NumPy / libsvm for the whole call and for the solver alone
 (below 1: NumPy faster); iterations of each (``res.n_iter``, ``model.n_iter_[0]``); µs per
@@ -75,9 +75,13 @@ loaded 2-core machine: ``eigvalsh`` of a 2000 x 2000 matrix 48.6 s with the defa
 against 1.9 s with one).
 
 Duration. The default run (n in {1000, 2000, 5000, 8000}, C in {1, 10, 100, 1000}, 3 repeats,
-22 (family, n) pairs, 88 rows) is dominated by the largest C at the largest n. Estimated from
-per-iteration costs and small runs on a 2-core machine, it takes about 20 to 40 minutes; more
-if SMO hits its iteration limit (10^6) at C = 1000 on the noisy families. A quick run, under a
+19 (family, n) pairs, 76 rows, nine solves per row) is dominated by the largest C at the
+largest n. Estimated on a loaded 2-core machine (not measured at full size: the iteration counts
+are extrapolated from runs at n <= 300, where SMO makes 0.3 n to 20 n iterations, most at
+C = 1000, and the cost of an iteration from the floor and the Gram rows read from memory, about
+30 µs at n = 8000), it takes about 15 minutes, between 10 and 30; more if SMO reaches its
+iteration limit (10^6) at C = 1000 on the noisy families. The peak memory is about 1.5 GB (the
+Gram matrix at n = 8000, SMO's copy of its shrunk block, libsvm's cache). A quick run, under a
 minute: ``--quick`` (n = 1000 and 2000, C = 1 and 100, one repeat, floor at m <= 2000).
 
 Run: ``.venv/bin/python benchmarks/svm.py`` (``--help`` for the options; ``--profile`` prints a
@@ -308,6 +312,15 @@ def timed(fn, *args, **kwargs):
     return time.perf_counter() - start, out
 
 
+def warm_up(tol):
+    """One untimed call of each timed function on a small problem: the first call of a process
+    pays for imports and first-touch costs that are not the solvers'."""
+    K, y = blobs(50)
+    soft_margin_l1(K, y, 1.0, tol=tol)
+    smo_module._smo(K, y, -np.ones(len(y)), 1.0, tol=tol)
+    SVC(kernel="precomputed", C=1.0, tol=tol).fit(K, y)
+
+
 def run_row(K, y, C, args):
     """Time the three calls (interleaved, ``args.repeat`` times) and return the row."""
     n = len(y)
@@ -446,6 +459,7 @@ def main():
     )
     floor = run_floor(args.floor_m, args.floor_iter, args.repeat) if args.floor_m else None
     cvxpy = args.cvxpy_max > 0
+    warm_up(args.tol)
     header = HEADER + (f" | {'cvxpy s':>8} {'fit/cvx':>7} {'gap cvx':>9}" if cvxpy else "")
     print(header)
     print("-" * len(header))
