@@ -3,6 +3,8 @@
 #   make test   run the package tests (pytest, doctests) and the chapter tests (nbval)
 # and, for the book as readers see it:
 #   make check-book   build the book, then open every page in headless Chromium and check it
+#   make pdf    the whole book as one PDF, _build/latex/kernels-ref.pdf (with a TeX installation:
+#               Debian packages in TEX_PACKAGES below)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,7 +20,7 @@ PRINTED := -p no:cacheprovider --doctest-modules kernels_ref $(NBVAL) book
 HYPOTHESIS_PROFILE ?= default
 export HYPOTHESIS_PROFILE
 
-.PHONY: book check-book test test-portable mutation bench lint clean
+.PHONY: book check-book pdf test test-portable mutation bench lint clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is required, found " + sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -39,6 +41,33 @@ book: $(INSTALLED)
 check-book: book
 	$(BIN)/python -m pip install --quiet -e '.[check]'
 	$(BIN)/python tests/check_book.py _build/html
+
+# The PDF: Jupyter Book's LaTeX builder with XeLaTeX (Unicode: the French and Spanish quotations),
+# configured in _config.yml and latex/. It executes no chapter: it typesets the outputs stored in
+# the notebooks, which make test (nbval) checks against a fresh run. The TeX tools are checked
+# first; the Makefile installs none of them.
+TEX_PACKAGES := texlive-xetex texlive-fonts-recommended latexmk fonts-freefont-otf
+pdf: $(INSTALLED)
+	@missing=""; \
+	command -v xelatex >/dev/null 2>&1 || missing="$$missing texlive-xetex"; \
+	command -v latexmk >/dev/null 2>&1 || missing="$$missing latexmk"; \
+	{ command -v kpsewhich >/dev/null 2>&1 && kpsewhich pzdr.tfm >/dev/null; } \
+		|| missing="$$missing texlive-fonts-recommended"; \
+	{ command -v fc-list >/dev/null 2>&1 && fc-list FreeSerif | grep -q .; } \
+		|| missing="$$missing fonts-freefont-otf"; \
+	if [ -n "$$missing" ]; then \
+		echo "make pdf needs a TeX installation that is missing here:$$missing"; \
+		echo "On Debian or Ubuntu: sudo apt-get install $(TEX_PACKAGES)"; \
+		exit 1; \
+	fi
+	@mkdir -p _build
+	$(BIN)/python latex/pdf_config.py > _build/pdf_config.yml
+	$(ONE_THREAD) $(BIN)/jupyter-book build . --builder pdflatex --config _build/pdf_config.yml \
+		-W --keep-going
+	@# XeTeX drops a character that the font lacks with a line in the log only.
+	@if grep "Missing character" _build/latex/kernels-ref.log; then \
+		echo "The fonts lack the characters above: see latex/kernelsref.sty"; exit 1; fi
+	@echo "The PDF is at $(CURDIR)/_build/latex/kernels-ref.pdf"
 
 test: $(INSTALLED)
 	$(ONE_THREAD) $(BIN)/python -m pytest --doctest-modules kernels_ref tests $(NBVAL) book

@@ -1,0 +1,276 @@
+"""LaTeX-only adjustments of the kernels-ref book, for ``make pdf``.
+
+Jupyter Book's LaTeX extension (sphinx-jupyterbook-latex) turns the captions of ``_toc.yml`` into
+``\\part`` headings. Three things then differ from the HTML book, and this extension puts them
+right; it does nothing for the HTML builder.
+
+- Numbers of theorems, definitions and exercises. The LaTeX extension sets
+  ``numfig_secnum_depth = 2`` so that LaTeX restarts the figure and equation counters at each
+  chapter under the parts; but sphinx-proof reads the same setting to number its blocks, which
+  then become "Theorem 1.1.1" where the HTML book says "Theorem 1.1". The environment (which
+  numbers the blocks) is built with the configured depth, and the LaTeX writer (which passes the
+  counter reset to LaTeX) gets the extension's depth.
+- Chapter numbers. In the HTML book only the chapters of numbered parts have numbers; in the PDF
+  the chapters of the parts that are not numbered in ``_toc.yml`` (appendix, reference pages) have
+  none either.
+- sphinx-proof finds the chapter of a theorem by the chapter's title among the names of its
+  section; a chapter with a section of the same title (chapter 12, "Kernel CCA") loses that name
+  (docutils drops duplicate names) and its theorems their labels and numbers. The title is given
+  back to the chapter's section.
+
+It also typesets proofs as proofs (sphinx-proof gives them a box with an empty title bar), and
+lays out the tables whose widths the source leaves open (see ``TableLayout``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.builders.latex import LaTeXBuilder
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+# Tables of more rows than this, or of at least this many columns, become longtables; those of
+# many columns get a smaller font.
+TABULARY_ROWS = 15
+WIDE_TABLE_COLUMNS = 6
+# A column whose longest cell is shorter than this many characters does not wrap.
+SHORT_COLUMN = 14
+# To turn lengths of text into widths: the line of the PDF (A4 less the 2 cm margins set in
+# _config.yml), the padding of a cell, the body and small fonts, the width of a character.
+LINE_WIDTH_PT = 483.0
+CELL_PADDING_PT = 12.0
+FONT_PT, SMALL_FONT_PT = 10.0, 8.0
+CHAR_EM = 0.45
+HEADER_SCALE = 1.2
+# A column of a share of the line width, ragged right.
+RAGGED_COLUMN = r">{{\raggedright\arraybackslash}}p{{\dimexpr {:.3f}\linewidth-2\tabcolsep\relax}}"
+
+
+def _remember_depth(app: Sphinx, config: Any) -> None:
+    app.kernelsref_numfig_secnum_depth = config.numfig_secnum_depth
+
+
+def _environment_depth(app: Sphinx) -> None:
+    if isinstance(app.builder, LaTeXBuilder):
+        app.kernelsref_writer_numfig_secnum_depth = app.config.numfig_secnum_depth
+        app.config.numfig_secnum_depth = app.kernelsref_numfig_secnum_depth
+
+
+def _writer_depth(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if isinstance(app.builder, LaTeXBuilder):
+        app.config.numfig_secnum_depth = app.kernelsref_writer_numfig_secnum_depth
+
+
+class ChapterTitleNames(SphinxPostTransform):
+    """Give each included document's top section its title back among its names."""
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        for start in self.document.findall(addnodes.start_of_file):
+            docname = start.get("docname")
+            if docname not in self.env.titles:
+                continue
+            section = next(iter(start.findall(nodes.section)), None)
+            name = self.env.titles[docname].astext().lower()
+            if section is not None and name not in section["names"]:
+                section["names"].append(name)
+
+
+class UnnumberedParts(SphinxPostTransform):
+    """No chapter numbers in the parts that ``_toc.yml`` does not number."""
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        sitemap = getattr(self.config, "external_site_map", None)
+        if sitemap is None or not getattr(self.env, "jblatex_captions_to_parts", False):
+            return
+        numbered = {tree.caption: bool(tree.numbered) for tree in sitemap.root.subtrees}
+        # The LaTeX extension makes each part a start_of_file named after the caption.
+        for start in list(self.document.findall(addnodes.start_of_file)):
+            caption = start.get("docname")
+            if caption not in numbered or not isinstance(start.parent, nodes.compound):
+                continue
+            command = r"\kernelsrefnumbered" if numbered[caption] else r"\kernelsrefunnumbered"
+            wrapper = start.parent
+            wrapper.parent.insert(
+                wrapper.parent.index(wrapper), nodes.raw("", command + "\n", format="latex")
+            )
+
+
+class ProofBlocks(SphinxPostTransform):
+    """A proof as a plain block that opens with *Proof.* and closes with a square.
+
+    sphinx-proof writes a proof as an admonition without a title, which LaTeX turns into a box
+    with an empty title bar.
+    """
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        for proof in list(self.document.findall(_is_proof)):
+            block = nodes.container(classes=["krproof"])
+            block.extend(proof.children)
+            proof.replace_self(block)
+            first = next(iter(block.findall(nodes.paragraph)), None)
+            if first is not None and first.children and isinstance(first[0], nodes.Text):
+                head = str(first[0])
+                if head.startswith("Proof. "):
+                    rest = nodes.Text(head[len("Proof.") :])
+                    first.replace(first[0], [nodes.emphasis("", "Proof."), rest])
+            last = block.children[-1] if block.children else None
+            qed = nodes.raw("", r"\kernelsrefqed", format="latex")
+            if isinstance(last, nodes.paragraph):
+                last += qed
+            else:
+                block += nodes.paragraph("", "", qed)
+
+
+def _is_proof(node: nodes.Node) -> bool:
+    """The admonition inside a sphinx-proof proof node."""
+    return (
+        isinstance(node, nodes.admonition)
+        and "proof" in node["classes"]
+        and type(node.parent).__name__ == "proof_node"
+    )
+
+
+class TableLayout(SphinxPostTransform):
+    """Column layouts of the tables whose widths the source leaves to Sphinx.
+
+    Sphinx sets such a table with tabulary (justified columns of automatic widths) up to 30 rows,
+    and as a longtable of one unbreakable line per cell beyond. Tabulary cannot break across
+    pages, squeezes columns narrower than their words, and the narrow columns of the reference
+    tables read badly justified. Here every such table gets ragged-right columns whose widths
+    follow the length of their cells; one of many rows or many columns becomes a longtable, which
+    breaks across pages, and one of many columns gets a smaller font.
+    """
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        for table in list(self.document.findall(nodes.table)):
+            index = table.parent.index(table)
+            previous = table.parent[index - 1] if index > 0 else None
+            if "colwidths-given" in table["classes"] or isinstance(
+                previous, addnodes.tabular_col_spec
+            ):
+                continue  # the source chose the layout
+            tgroup = next(iter(table.findall(nodes.tgroup)), None)
+            if tgroup is None:
+                continue
+            ncols = int(tgroup["cols"])
+            rows = [row for body in tgroup.findall(nodes.tbody) for row in body.children]
+            if len(rows) > TABULARY_ROWS or ncols >= WIDE_TABLE_COLUMNS:
+                table["classes"].append("longtable")
+            font_pt = SMALL_FONT_PT if ncols >= WIDE_TABLE_COLUMNS else FONT_PT
+            fractions = _column_fractions(list(tgroup.findall(nodes.row)), ncols, font_pt)
+            spec = "".join(RAGGED_COLUMN.format(fraction) for fraction in fractions)
+            # Sphinx applies a column specification to the next table it meets.
+            colspec = addnodes.tabular_col_spec(spec=spec)
+            if ncols >= WIDE_TABLE_COLUMNS:
+                small = nodes.container(classes=["krwidetable"])
+                table.replace_self(small)
+                small += [colspec, table]
+            else:
+                table.parent.insert(index, colspec)
+
+
+def _estimated_width(node: nodes.Node) -> tuple[float, float]:
+    """Width of a cell's text on one line, and of its widest unbreakable piece, in characters.
+
+    Math counts by its symbols, not by its LaTeX source; code is wider than text.
+    """
+    total, widest = 0.0, 0.0
+    for child in node.findall(lambda n: isinstance(n, (nodes.Text, nodes.math))):
+        if isinstance(child, nodes.math) or isinstance(child.parent, nodes.math):
+            if isinstance(child, nodes.Text):
+                continue  # counted with its math node
+            width = _math_width(child.astext())
+            total += width + 1
+            widest = max(widest, width)
+            continue
+        factor = 0.6 / CHAR_EM if isinstance(child.parent, nodes.literal) else 1.0
+        words = child.astext().split()
+        total += factor * sum(len(word) + 1 for word in words)
+        widest = max([widest] + [factor * len(word) for word in words])
+    return total, widest
+
+
+def _math_width(source: str) -> float:
+    """Rough width of a formula in characters: its symbols, a fraction as its wider part, a
+    matrix or an aligned block as one of its rows."""
+    blocks = max(source.count(r"\begin"), 1)
+    fraction = re.compile(r"\\[td]?frac\{([^{}]*)\}\{([^{}]*)\}")
+    while fraction.search(source):
+        source = fraction.sub(lambda m: max(m.group(1), m.group(2), key=len), source)
+    source = re.sub(
+        r"\\(left|right|[bB]ig+[lr]?|mathrm|mathbb|mathcal|mathbf|text|operatorname|begin|end"
+        r"|[,;!]|q?quad)(\{[a-z*]*\})?",
+        "",
+        source,
+    )
+    rows = source.count(r"\\") / blocks + 1
+    symbols = re.sub(r"[{}^_&\s]", "", re.sub(r"\\[A-Za-z]+", "x", source.replace(r"\\", "")))
+    return len(symbols) / rows
+
+
+def _column_fractions(rows: list[nodes.row], ncols: int, font_pt: float) -> list[float]:
+    """Shares of the line width for the columns of a table, from the length of their cells.
+
+    Each column first gets its widest word, and a column of short cells its longest cell, so that
+    none wraps; the rest of the line goes, one character at a time, to the column where it
+    shortens the table most (a row is as tall as its longest cell, in lines of the column's width).
+    """
+    cells: list[list[tuple[float, float]]] = [[] for _ in range(ncols)]
+    for row in rows:
+        # Headers are set in bold sans serif, wider than the body.
+        scale = HEADER_SCALE if isinstance(row.parent, nodes.thead) else 1.0
+        for j, entry in enumerate(row.children[:ncols]):
+            total, widest = _estimated_width(entry)
+            cells[j].append((scale * total, scale * widest))
+    room = (LINE_WIDTH_PT - ncols * CELL_PADDING_PT) / (CHAR_EM * font_pt)
+    widths = []
+    for column in cells:
+        natural = max((total for total, _ in column), default=1.0)
+        word = max((widest for _, widest in column), default=1.0)
+        widths.append(max(word, min(natural, SHORT_COLUMN), 1.0))
+    lengths = [[total for total, _ in column] for column in cells]
+    nrows = min(len(column) for column in lengths)
+
+    def height(widths: list[float]) -> float:
+        return sum(max(lengths[j][i] / widths[j] for j in range(ncols)) for i in range(nrows))
+
+    spare = room - sum(widths)
+    while spare >= 1:
+        gains = []
+        for j in range(ncols):
+            wider = widths.copy()
+            wider[j] += 1
+            gains.append((height(widths) - height(wider), j))
+        _, best = max(gains)
+        widths[best] += 1
+        spare -= 1
+    return [width / sum(widths) for width in widths]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("config-inited", _remember_depth)
+    # After the LaTeX extension's own builder-inited handler (priority 500).
+    app.connect("builder-inited", _environment_depth, priority=900)
+    # The LaTeX builder resolves the assembled book just before it writes it.
+    app.connect("doctree-resolved", _writer_depth)
+    app.add_post_transform(ChapterTitleNames)
+    app.add_post_transform(UnnumberedParts)
+    app.add_post_transform(TableLayout)
+    app.add_post_transform(ProofBlocks)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
