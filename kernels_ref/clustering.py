@@ -74,6 +74,13 @@ def _one_hot(labels, n_clusters):
 
 def _cluster_distances(K, diag, labels, n_clusters):
     """Unvalidated core of :func:`cluster_mean_distances`; empty clusters get +inf."""
+    return _distances_and_objective(K, diag, labels, n_clusters)[0]
+
+
+def _distances_and_objective(K, diag, labels, n_clusters):
+    r"""The distances of every point to every barycentre, and the objective of ``labels``,
+    :math:`\sum_c (\sum_{i \in c} K_{ii} - \frac1{|c|} \sum_{j,l \in c} K_{jl})`, from one
+    product :math:`KM`: Lloyd's iteration needs both, once each."""
     M = _one_hot(labels, n_clusters)
     counts = M.sum(axis=0)
     KM = K @ M
@@ -81,14 +88,8 @@ def _cluster_distances(K, diag, labels, n_clusters):
     with np.errstate(divide="ignore", invalid="ignore"):
         D2 = diag[:, None] - 2.0 * KM / counts + within / counts**2
     D2[:, counts == 0] = np.inf
-    return D2
-
-
-def _kmeans_objective(diag, K, labels, n_clusters):
-    """sum_c (sum_{i in c} K_ii - (1/|c|) sum_{j,l in c} K_jl), clusters assumed non-empty."""
-    M = _one_hot(labels, n_clusters)
-    within = np.einsum("ic,ic->c", M, K @ M)
-    return float(diag.sum() - np.sum(within / M.sum(axis=0)))
+    full = counts > 0
+    return D2, float(diag.sum() - np.sum(within[full] / counts[full]))
 
 
 def _check_cluster_labels(labels, n, n_clusters, name):
@@ -183,11 +184,11 @@ def _initial_labels(K, diag, n_clusters, gen):
 
 def _lloyd(K, diag, labels, n_clusters, max_iter, slack):
     labels = _fill_empty_clusters(K, diag, labels, n_clusters)
-    history = [_kmeans_objective(diag, K, labels, n_clusters)]
+    D2, objective = _distances_and_objective(K, diag, labels, n_clusters)
+    history = [objective]
     rows = np.arange(labels.size)
     converged = False
     for _ in range(max_iter):
-        D2 = _cluster_distances(K, diag, labels, n_clusters)
         nearest = np.argmin(D2, axis=1)  # lowest cluster index on ties
         # Move only if another barycentre is closer by more than round-off: ties keep the
         # current cluster, so the iteration cannot cycle between equal partitions.
@@ -195,9 +196,13 @@ def _lloyd(K, diag, labels, n_clusters, max_iter, slack):
         new = _fill_empty_clusters(K, diag, np.where(move, nearest, labels), n_clusters)
         converged = bool(np.array_equal(new, labels))
         labels = new
-        history.append(history[-1] if converged else _kmeans_objective(diag, K, labels, n_clusters))
         if converged:
+            history.append(history[-1])
             break
+        # One product K M per iteration: the distances of the next step give the objective
+        # of this one's labels.
+        D2, objective = _distances_and_objective(K, diag, labels, n_clusters)
+        history.append(objective)
     return labels, np.array(history), converged
 
 
