@@ -139,7 +139,9 @@ class TiledGram:
     :math:`\begin{pmatrix} K & -K \\ -K & K \end{pmatrix}`, the quadratic term of the
     :math:`\varepsilon`-SVR dual in the variables :math:`(\alpha, \alpha^*)`
     (Chang & Lin 2011, §2.3). :func:`smo` reads it through the same four operations as an
-    array: ``shape``, ``diagonal()``, a row ``G[t]`` and a product ``G @ w``.
+    array: ``shape``, ``diagonal()``, a row ``G[t]`` and a product ``G @ w``. A row is written
+    into one of two buffers kept for the two most recent rows (an SMO step reads two), so that
+    a step allocates nothing: it stays valid until two other rows have been read.
 
     Parameters
     ----------
@@ -156,13 +158,21 @@ class TiledGram:
         self.K = K
         self.n = K.shape[0]
         self.shape = (2 * self.n, 2 * self.n)
+        self._rows = [np.empty(2 * self.n), np.empty(2 * self.n)]  # most recent first
+        self._bases = [-1, -1]
 
     def diagonal(self):
         return np.tile(self.K.diagonal(), 2)
 
     def __getitem__(self, t):
-        row = self.K[t % self.n]
-        return np.concatenate((row, row))
+        base, rows, bases = t % self.n, self._rows, self._bases
+        if bases[0] != base:
+            rows.reverse()
+            bases.reverse()
+            if bases[0] != base:  # not one of the two recent rows: refill the older buffer
+                bases[0] = base
+                rows[0][: self.n] = rows[0][self.n :] = self.K[base]
+        return rows[0]
 
     def __matmul__(self, w):
         return np.tile(self.K @ (w[: self.n] + w[self.n :]), 2)

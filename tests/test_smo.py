@@ -670,3 +670,19 @@ def test_default_iteration_limit_is_libsvms(monkeypatch, module, call, n, expect
     with pytest.raises(_Stop):
         call(mod, K, y)
     assert seen == [expected]
+
+
+@given(st.lists(st.integers(0, 7), min_size=1, max_size=30))
+def test_tiled_gram_rows_stay_right_for_two_reads(ts):
+    # The rows live in two buffers: each read is the row, and the row read just before it is
+    # still right (an SMO step holds two rows at a time).
+    K = np.arange(16.0).reshape(4, 4)
+    K = K + K.T
+    G, before = TiledGram(K), None
+    for t in ts:
+        row = G[t]
+        np.testing.assert_array_equal(row, np.concatenate((K[t % 4], K[t % 4])))
+        if before is not None:
+            t0, row0 = before
+            np.testing.assert_array_equal(row0, np.concatenate((K[t0 % 4], K[t0 % 4])))
+        before = (t, row)
