@@ -663,6 +663,8 @@ class _ActiveSet:
         self.pen_up = np.where(up, 0.0, -np.inf)
         self.den_low = (self.diag[index] if self.unit else self.half) + 0.5 * TAU
         self.den = np.where(low, self.den_low, np.inf)
+        # Python floats for the scalar work of a step (a list item costs a third of an array's)
+        self.half_list, self.den_low_list = self.half.tolist(), self.den_low.tolist()
         self.size = len(index)
 
     def array(self):
@@ -753,7 +755,8 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
     while n_iter < max_iter:
         if rebind:  # (re)bind the working arrays after a change of active set
             Ka, v, half, pos, pen_up, den = act.Ka, act.v, act.half, act.pos, act.pen_up, act.den
-            a, ya, Ca, den_low, unit = act.a, act.y, act.C, act.den_low, act.unit
+            a, ya, Ca, unit = act.a, act.y, act.C, act.unit
+            half_l, den_low_l = act.half_list, act.den_low_list
             size = act.size
             buf_b, buf_a, buf_s = np.empty(size), np.empty(size), np.empty(size)
             rebind = False
@@ -796,8 +799,8 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         np.divide(buf_b, buf_a, out=buf_s)
         buf_s *= buf_b  # b_it^2 / a_it, 0 outside I_low
         j = int(buf_s.argmax())
-        b = float(buf_b[j])
-        if b <= tol or not buf_s[j] > 0.0:
+        b = buf_b.item(j)
+        if b <= tol or not buf_s.item(j) > 0.0:
             low = den < np.inf
             gap = float(np.max(buf_b, where=low, initial=0.0))
             if gap <= tol:  # m - M <= tol on the active set
@@ -809,14 +812,14 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
             # The second-order choice has b_ij <= tol (a tiny a_ij) or no positive score
             # (K not PSD): take the maximal violating pair instead (first-order choice).
             j = int(np.where(low, buf_b, -1.0).argmax())
-            b = float(buf_b[j])
+            b = buf_b.item(j)
         if two:
             i = ip if pos[j] else ineg
 
         # --- update of the pair: alpha_i += y_i d, alpha_j -= y_j d ---
         Ki, Kj = Ka[i], Ka[j]
         yi, yj, ai, aj = ya[i], ya[j], a[i], a[j]
-        aij = 2.0 * (half[i] + half[j] - Ki[j])
+        aij = 2.0 * (half_l[i] + half_l[j] - Ki.item(j))
         d = b / (aij if aij > TAU else TAU)
         room_i = Ca[i] - ai if yi > 0 else ai
         room_j = aj if yj > 0 else Ca[j] - aj
@@ -838,10 +841,13 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         np.subtract(Ki, Kj, out=buf_a)
         buf_a *= d
         v -= buf_a
-        for t, at, yt in ((i, ai, yi), (j, aj, yj)):
-            below, above = at < Ca[t], at > 0.0
-            pen_up[t] = 0.0 if (below if yt > 0 else above) else -np.inf
-            den[t] = den_low[t] if (above if yt > 0 else below) else np.inf
+        # the masks of the pair: I_up (alpha may move along y_t), I_low (along -y_t)
+        below, above = ai < Ca[i], ai > 0.0
+        pen_up[i] = 0.0 if (below if yi > 0 else above) else -INF
+        den[i] = den_low_l[i] if (above if yi > 0 else below) else INF
+        below, above = aj < Ca[j], aj > 0.0
+        pen_up[j] = 0.0 if (below if yj > 0 else above) else -INF
+        den[j] = den_low_l[j] if (above if yj > 0 else below) else INF
         n_iter += 1
         act.fresh = False
     act.write_back()
