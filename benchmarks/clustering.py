@@ -8,8 +8,8 @@ its time is excluded. For each n in ``--n`` (default 1000, 2000, 5000) and k in 
 feature space) of k seeds drawn uniformly at random (seed 0), computed before the timing.
 
 - ``kernel_kmeans(K, k, max_iter=--max-iter, init=labels)``, the whole public call: its input
-  checks (``check_gram``: finiteness, symmetry and, for n <= 2000, a Cholesky factorisation
-  that tests positive semi-definiteness; above, a scan of the 2 x 2 minors), then Lloyd's
+  checks (``check_gram``: one pass over K for finiteness, symmetry and the 2 x 2 minors; for
+  n <= 500 also a Cholesky factorisation that completes the PSD test), then Lloyd's
   iteration with its safeguards (ties keep the current cluster, empty clusters are refilled, the
   objective is recorded after every iteration) until no label changes;
 - the minimal loop: as many iterations as ``kernel_kmeans`` made, each one indicator matrix M,

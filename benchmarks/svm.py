@@ -5,8 +5,9 @@ matrix K (computed once per family and n; its time is excluded), with the stoppi
 ``--tol`` (default 1e-3) for both solvers:
 
 - ``kernels_ref.svm.soft_margin_l1(K, y, C, tol=tol)``: the whole public call, including its
-  input checks (``check_gram``: finiteness, symmetry and, for n <= 2000, a Cholesky
-  factorisation that tests positive semi-definiteness; above 2000 a scan of the 2 x 2 minors);
+  input checks (``check_gram``: one pass over K for finiteness, symmetry and the 2 x 2 minors;
+  for n <= 500 also a Cholesky factorisation that completes the positive semi-definiteness
+  test);
 - the solver alone: ``kernels_ref.smo._smo(K, y, -1, C, tol=tol)``, the unvalidated core that
   ``soft_margin_l1`` calls, on the same problem (same path, same iterations);
 - libsvm: ``sklearn.svm.SVC(kernel="precomputed", C=C, tol=tol, cache_size=--cache-mb).fit(K,
