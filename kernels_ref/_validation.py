@@ -43,26 +43,26 @@ def check_array(a, name, ndim=2, n_rows=None, n_cols=None):
 
     ``n_rows`` and ``n_cols`` (when given) fix the first and second dimensions.
     """
-    return _checked_array(a, name, ndim, n_rows, n_cols)[0]
-
-
-def _checked_array(a, name, ndim=2, n_rows=None, n_cols=None):
-    """:func:`check_array`, also returning the largest absolute entry (found on the way)."""
-    arr = _real_array(a, name)
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    arr = _shaped_array(a, name, ndim)
     # NaN propagates through min and max, and an infinity is one of them: two passes, no
     # temporary array.
-    low, high = float(arr.min()), float(arr.max())
-    if not (np.isfinite(low) and np.isfinite(high)):
+    if not (np.isfinite(arr.min()) and np.isfinite(arr.max())):
         raise ValueError(f"{name} contains NaN or infinite values")
     if n_rows is not None and arr.shape[0] != n_rows:
         raise ValueError(f"{name} must have {n_rows} rows, got shape {arr.shape}")
     if n_cols is not None and ndim == 2 and arr.shape[1] != n_cols:
         raise ValueError(f"{name} must have {n_cols} columns, got shape {arr.shape}")
-    return arr, max(high, -low)
+    return arr
+
+
+def _shaped_array(a, name, ndim):
+    """``a`` as a non-empty float64 array of ``ndim`` dimensions (see :func:`_real_array`)."""
+    arr = _real_array(a, name)
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    return arr
 
 
 def _real_array(a, name):
@@ -158,19 +158,15 @@ def check_gram(K, name="K", psd=True, rtol=1e-10):
     without arithmetic) and the minors (settled for a whole tile when its largest entry is below
     the smallest bound, as for every tile of a Gaussian Gram matrix).
     """
-    K, psd_ok = checked_gram(K, name, psd, rtol)
+    K, _, psd_ok = checked_gram(K, name, psd, rtol)
     if not psd_ok:
         warn_not_psd(name)
     return K
 
 
 def checked_gram(K, name="K", psd=True, rtol=1e-10):
-    """:func:`check_gram` without the warning: ``(K, whether no PSD test failed)``."""
-    K = _real_array(K, name)
-    if K.ndim != 2:
-        raise ValueError(f"{name} must be 2-dimensional, got shape {K.shape}")
-    if K.size == 0:
-        raise ValueError(f"{name} must not be empty, got shape {K.shape}")
+    """:func:`check_gram` without the warning: ``(K, max |K_ij|, whether no PSD test failed)``."""
+    K = _shaped_array(K, name, ndim=2)
     n = len(K)
     if n != K.shape[1]:
         raise ValueError(f"{name} must be square, got shape {K.shape}")
@@ -195,7 +191,7 @@ def checked_gram(K, name="K", psd=True, rtol=1e-10):
         minors_ok = _scan_upper_tiles(K, True, threshold)[2]
     if full_psd_test and largest > 0:
         minors_ok = _has_cholesky(K / largest, shift=threshold / largest)
-    return K, minors_ok
+    return K, largest, minors_ok
 
 
 def warn_not_psd(name):

@@ -24,7 +24,6 @@ from ._results import ShortRepr
 from ._validation import (
     check_array,
     check_bool,
-    check_gram,
     check_instance,
     check_integer,
     check_positive,
@@ -71,12 +70,21 @@ class KernelRidgeResult(ShortRepr):
     n_scaled: bool
 
 
-def _check_ridge(K, y, lam):
-    """Validate a Gram matrix, a target vector of matching length and a positive lambda."""
-    K = check_gram(K)
+def _ridge_inputs(K, y, lam, psd=True):
+    """Validate a Gram matrix, a target vector of matching length and a positive lambda;
+    ``(K, max |K_ij|, whether no PSD test failed, y, lam)``, no warning."""
+    K, largest, psd_ok = checked_gram(K, psd=psd)
     y = check_array(y, "y", ndim=1)
     check_same_n(K, y, "K", "y")
-    return K, y, check_positive(lam, "lam")
+    return K, largest, psd_ok, y, check_positive(lam, "lam")
+
+
+def _check_ridge(K, y, lam):
+    """:func:`_ridge_inputs` with the complete PSD test of ``check_gram``, and its warning."""
+    K, _, psd_ok, y, lam = _ridge_inputs(K, y, lam)
+    if not psd_ok:
+        warn_not_psd("K")
+    return K, y, lam
 
 
 def _fit_ridge(K, y, lam, n_scaled=False):
@@ -84,20 +92,18 @@ def _fit_ridge(K, y, lam, n_scaled=False):
     ``n_scaled``) with at most one PSD warning; return ``(alpha, lam)``.
 
     Only the 2 x 2 minors of ``K`` are tested before the solve; the Cholesky pivots of the solve
-    complete the test (see :func:`_solve_shifted`), so that ``K`` is factored once.
+    complete the test (see :func:`_solve_shifted`), so that ``K`` is factored once, and the
+    largest entry found by the validation is not searched again.
     """
-    K, minors_ok = checked_gram(K, psd="minors")
-    y = check_array(y, "y", ndim=1)
-    check_same_n(K, y, "K", "y")
-    lam = check_positive(lam, "lam")
+    K, largest, minors_ok, y, lam = _ridge_inputs(K, y, lam, psd="minors")
     shift = len(y) * lam if n_scaled else lam
-    alpha, pivots_ok = _solve_shifted(K, shift, y, certify=True)
+    alpha, pivots_ok = _solve_shifted(K, shift, y, certify=True, largest=largest)
     if not (minors_ok and pivots_ok):
         warn_not_psd("K")
     return alpha, lam
 
 
-def _solve_shifted(A, shift, B, certify=False):
+def _solve_shifted(A, shift, B, certify=False, largest=None):
     r"""Solve :math:`(A + \text{shift}\, I) Z = B` for a symmetric ``A`` by Cholesky.
 
     ``A + shift I`` is positive definite, with eigenvalues at least ``shift``, when ``A`` is PSD.
@@ -110,18 +116,21 @@ def _solve_shifted(A, shift, B, certify=False):
     at all when :math:`\text{shift} > t`, proves :math:`\lambda_{\min}(A) < -t`, with
     :math:`t` the threshold of :func:`~kernels_ref._validation.psd_threshold` (or the round-off
     of the factorisation, if larger). It misses an ``A`` whose negative eigenvalues all hide
-    behind the shift and its pivots; the caller's 2 x 2 minors test completes it.
+    behind the shift and its pivots; the caller's 2 x 2 minors test completes it. ``largest``
+    is :math:`\max_{ij}|A_{ij}|` when the caller knows it already.
     """
     n = len(A)
+    if largest is None:
+        largest = max(A.max(), -A.min())
     M = A.copy()  # a new array: A is not modified
     M.flat[:: n + 1] += shift
-    largest = max(M.max(), -M.min())
-    roundoff = n * np.finfo(float).eps * largest
+    # max |M_ij| <= max |A_ij| + shift, with equality for a PSD A
+    roundoff = n * np.finfo(float).eps * (largest + shift)
     singular = ValueError(
         f"lam is too small: the Gram matrix + {shift:.3g} I is numerically singular "
         "(the Gram matrix is not positive semi-definite, or the shift is at round-off level)"
     )
-    t = max(psd_threshold(largest, n), roundoff)
+    t = max(psd_threshold(largest, n), roundoff)  # the rule is relative to max |A_ij|
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:

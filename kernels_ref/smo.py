@@ -783,7 +783,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
             np.subtract(buf_s[i], v, out=buf_b)  # b_it = v_i - v_t
             np.subtract(den, Ka[i], out=buf_a)  # a_it / 2 on I_low, +inf elsewhere
             if not unit:
-                buf_a += half[i]
+                buf_a += half_l[i]
         else:  # one i per class; each t is paired with the i of its class
             ip = int(np.where(pos, buf_s, -np.inf).argmax())
             ineg = int(np.where(pos, -np.inf, buf_s).argmax())

@@ -228,9 +228,11 @@ def test_validation_error_calls_the_learner_on_the_blocks_of_each_fold():
 # --- grid searches against prescribed curves ----------------------------------------------------
 
 
-def flipping_learner(mistakes):
+def flipping_learner(mistakes, by_sigma=False):
     """fit(K, y, C) / predict for K = c y y^T: predict the true labels of the validation points
-    except the first ``mistakes[C]`` of them (``mistakes`` maps C to a count)."""
+    except the first ``mistakes[C]`` of them (``mistakes`` maps C to a count; with
+    ``by_sigma``, it maps (sigma, C) to a count, for the Gram matrices gram(sigma) = sigma y y^T).
+    """
 
     def fit(K, y, C):
         return C, y[0], K[0, 0]  # K_00 = c y_0^2 = c
@@ -238,7 +240,7 @@ def flipping_learner(mistakes):
     def predict(result, K_val):
         C, y0, c = result
         f = K_val[:, 0] * y0 / c  # = y_a
-        f[: mistakes[C]] *= -1.0
+        f[: mistakes[(c, C) if by_sigma else C]] *= -1.0
         return f
 
     return fit, predict
@@ -280,16 +282,7 @@ def test_grid_search_c_sigma_returns_the_prescribed_surface_and_its_tie_rule(mis
     sigma_grid = np.arange(1.0, len(mistakes) + 1.0)
     C_grid = np.array([0.5, 5.0, 50.0])
     table = {(s, C): mistakes[i][j] for i, s in enumerate(sigma_grid) for j, C in enumerate(C_grid)}
-
-    def fit(K, y_train, C):
-        return C, y_train[0], K[0, 0]
-
-    def predict(result, K_val):
-        C, y0, sigma = result
-        f = K_val[:, 0] * y0 / sigma
-        f[: table[sigma, C]] *= -1.0
-        return f
-
+    fit, predict = flipping_learner(table, by_sigma=True)
     folds = k_fold(8, 2, y=y, seed=0)  # 2 folds of 4 points
     res = grid_search_C_sigma(
         lambda s: s * np.outer(y, y), y, fit, predict, C_grid, sigma_grid, folds
@@ -306,16 +299,7 @@ def test_grid_search_c_sigma_tie_rule_by_hand():
     y = labels(2, 2)
     table = {(1.0, 1.0): 1, (1.0, 10.0): 0, (2.0, 1.0): 0, (2.0, 10.0): 0, (3.0, 1.0): 0}
     table[3.0, 10.0] = 1
-
-    def fit(K, y_train, C):
-        return C, y_train[0], K[0, 0]
-
-    def predict(result, K_val):
-        C, y0, sigma = result
-        f = K_val[:, 0] * y0 / sigma
-        f[: table[sigma, C]] *= -1.0
-        return f
-
+    fit, predict = flipping_learner(table, by_sigma=True)
     res = grid_search_C_sigma(
         lambda s: s * np.outer(y, y), y, fit, predict, [1.0, 10.0], [1.0, 2.0, 3.0], k_fold(4, 2)
     )
