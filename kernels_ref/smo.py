@@ -501,9 +501,7 @@ def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=Fal
     engineered. Given the same pair, both make the same floating-point operations on
     ``alpha`` and ``v``, so they follow the same path, unless two scores
     :math:`b_{it}^2 / \bar a_{it}` tie to round-off (:func:`smo` computes
-    :math:`2b_{it}^2 / (a_{it} + \tau)`) or the pair chosen has
-    :math:`b_{ij} \le \varepsilon < m - M` (:func:`smo` then takes the maximal
-    violating pair).
+    :math:`2b_{it}^2 / (a_{it} + \tau)`).
 
     Parameters
     ----------
@@ -809,10 +807,12 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
                 act.restore()  # converged on the active set only: check all variables
                 rebind = True
                 continue
-            # The second-order choice has b_ij <= tol (a tiny a_ij) or no positive score
-            # (K not PSD): take the maximal violating pair instead (first-order choice).
-            j = int(np.where(low, buf_b, -1.0).argmax())
-            b = buf_b.item(j)
+            if not buf_s.item(j) > 0.0:
+                # No positive score (K not PSD): take the maximal violating pair instead
+                # (first-order choice). A pair with 0 < b_ij <= tol still decreases F: it is
+                # taken, as in LIBSVM.
+                j = int(np.where(low, buf_b, -1.0).argmax())
+                b = buf_b.item(j)
         if two:
             i = ip if pos[j] else ineg
 
