@@ -76,12 +76,12 @@ loaded 2-core machine: ``eigvalsh`` of a 2000 x 2000 matrix 48.6 s with the defa
 against 1.9 s with one).
 
 Duration. The default run (n in {1000, 2000, 5000, 8000}, C in {1, 10, 100, 1000}, 3 repeats,
-19 (family, n) pairs, 76 rows, nine solves per row) took about 6 minutes on a 2-core machine,
-most of it in the largest C at the largest n (overlap, n = 8000, C = 1000: about 2 minutes for its
-nine solves); no row reaches SMO's default iteration limit, max(10^7, 100 n). The peak memory is
-about 1.5 GB (the Gram matrix at n = 8000, SMO's copy of its shrunk block, libsvm's cache).
-A quick run, under a minute: ``--quick`` (n = 1000 and 2000, C = 1 and 100, one repeat, floor
-at m <= 2000).
+19 (family, n) pairs, 76 rows, nine solves per row) took about 6 minutes on a 2-core machine;
+the largest C at the largest n take the largest share (overlap, n = 8000, C = 1000: about 2
+minutes for its nine solves); no row reaches SMO's default iteration limit, max(10^7, 100 n).
+The peak memory is about 1.5 GB (the Gram matrix at n = 8000, SMO's copy of its shrunk block,
+libsvm's cache). A quick run, under a minute: ``--quick`` (n = 1000 and 2000, C = 1 and 100, one
+repeat, floor at m <= 2000).
 
 Run: ``.venv/bin/python benchmarks/svm.py`` (``--help`` for the options; ``--profile`` prints a
 cProfile of one ``soft_margin_l1`` at the largest n and C of the first family).
