@@ -24,9 +24,8 @@ the median of ``--repeat`` runs (default 3), the three calls interleaved within 
 (each called once, untimed, on a small problem first). A ``*`` after the iterations marks a run
 stopped by ``--max-iter`` (default 100).
 
-Duration: the default run takes about one to two minutes on a loaded 2-core machine (estimated,
-not measured: at n = 5000 one product K M reads the 200 MB Gram matrix, some 50 ms; a few tens
-of iterations per call). ``--quick`` (n = 1000, one repeat) takes seconds.
+Duration: the default run took about one minute on a 2-core machine. ``--quick`` (n = 1000, one
+repeat) takes seconds.
 
 BLAS threads: as in ``svm.py``, one OpenBLAS thread unless ``OPENBLAS_NUM_THREADS`` is set.
 

@@ -39,9 +39,8 @@ alpha* (positive: ours higher, the dual being maximised). A ``*`` after our iter
 run stopped by its iteration limit. With ``--cvx-max N > 0``, cvxpy's ``svr_dual`` (default
 solver at its own tolerances; one run) is timed too for n <= N.
 
-Duration: the default run takes about 2 to 5 minutes on a loaded 2-core machine (estimated, not
-measured: the Cholesky factorisations at n = 5000, one to three seconds each, and the SVR rows at
-n = 5000, some 10^5 iterations on 10^4 variables). ``--quick``
+Duration: the default run took about 3 minutes on a 2-core machine, half of it in the SVR at
+n = 5000, C = 100 (1.3 to 1.7 million iterations in each of its six solves). ``--quick``
 (KRR n = 500 and 1000, SVR n = 1000 with C = 1 and 10, one repeat) takes seconds.
 
 BLAS threads: as in ``svm.py``, one OpenBLAS thread unless ``OPENBLAS_NUM_THREADS`` is set
