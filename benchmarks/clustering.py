@@ -20,9 +20,10 @@ feature space) of k seeds drawn uniformly at random (seed 0), computed before th
 Printed: the iterations, the time per iteration of each (whole call / iterations) and their
 ratio (above 1: the minimal loop is faster), whether both end at the same partition, and the
 validation share: time of check_gram / time of the whole ``kernel_kmeans`` call. Every time is
-the median of ``--repeat`` runs (default 3), the three calls interleaved within each repeat
-(each called once, untimed, on a small problem first). A ``*`` after the iterations marks a run
-stopped by ``--max-iter`` (default 100).
+the median of ``--repeat`` runs (default 3), or of more runs for short calls, until the rounds
+of a row fill one second (at most 200: ``benchmarks/_timing.py``); the three calls are
+interleaved within each round (each called once, untimed, on a small problem first). A ``*``
+after the iterations marks a run stopped by ``--max-iter`` (default 100).
 
 Duration: the default run took about one minute on a 2-core machine. ``--quick`` (n = 1000, one
 repeat) takes seconds.
@@ -38,11 +39,10 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # before NumPy is imported
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
+from _timing import MIN_TOTAL, median_times  # noqa: E402  (benchmarks/_timing.py)
 
 from kernels_ref._validation import check_gram  # noqa: E402
 from kernels_ref.clustering import kernel_kmeans  # noqa: E402
@@ -100,27 +100,24 @@ def warm_up():
 
 def run_row(K, k, args):
     init = initial_labels(K, k)
-    t_kk, t_ll, t_check = [], [], []
-    for _ in range(args.repeat):
-        start = time.perf_counter()
+
+    def fit():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)  # marked by '*'
-            res = kernel_kmeans(K, k, max_iter=args.max_iter, init=init)
-        t_kk.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        labels = lloyd(K, init, k, res.n_iter)
-        t_ll.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        check_gram(K)
-        t_check.append(time.perf_counter() - start)
+            return kernel_kmeans(K, k, max_iter=args.max_iter, init=init)
+
+    n_iter = fit().n_iter  # the minimal loop makes as many iterations (untimed call)
+    (t_kk, t_ll, t_check), (res, labels, _), _ = median_times(
+        args.repeat, fit, lambda: lloyd(K, init, k, n_iter), lambda: check_gram(K)
+    )
     return {
         "n": len(K),
         "k": k,
         "iter": res.n_iter,
         "converged": res.converged,
-        "kk": statistics.median(t_kk),
-        "lloyd": statistics.median(t_ll),
-        "check": statistics.median(t_check),
+        "kk": t_kk,
+        "lloyd": t_ll,
+        "check": t_check,
         "same": same_partition(res.labels, labels),
     }
 
@@ -154,8 +151,9 @@ def main():
         args.n, args.repeat = [1000], 1
     print(
         f"Kernel k-means, five Gaussian clouds in R^{D}, sigma = sqrt({D}); same initial labels, "
-        f"same iterations; times: median of {args.repeat} runs; ratio = kernel_kmeans / minimal "
-        "loop; 'valid.' = check_gram / kernel_kmeans\n"
+        f"same iterations; times: median of {args.repeat} runs or more (rounds of a row fill "
+        f"{MIN_TOTAL:g} s); ratio = kernel_kmeans / minimal loop; 'valid.' = check_gram / "
+        "kernel_kmeans\n"
     )
     warm_up()
     print(HEADER)

@@ -3,9 +3,11 @@
 Data: n training points of sinc data in dimension d = 5 (x uniform in [-3, 3]^5, y =
 sinc(|x|) + 0.1 noise, fixed seed) and ``--n-test`` test points, Gaussian kernel
 exp(-|x - x'|^2 / (2 sigma^2)) with sigma = 2. The Gram matrices are computed once per n and
-their time is excluded. Every time is the median of ``--repeat`` runs (default 3); the calls of
-one row are interleaved within each repeat, so that a disturbance of the shared machine hits
-them alike, and each solver was called once, untimed, on a small problem first.
+their time is excluded. Every time is the median of ``--repeat`` runs (default 3), or of more
+runs for short calls, until the rounds of a row fill one second (at most 200:
+``benchmarks/_timing.py``); the calls of one row are interleaved within each round, so that a
+disturbance of the shared machine hits them alike, and each solver was called once, untimed, on
+a small problem first.
 
 KRR rows, n in ``--krr-sizes`` (default 500, 1000, 2000, 5000), lambda = 1:
 
@@ -59,11 +61,10 @@ import argparse  # noqa: E402
 import cProfile  # noqa: E402
 import io  # noqa: E402
 import pstats  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
+from _timing import MIN_TOTAL, median_times  # noqa: E402  (benchmarks/_timing.py)
 from sklearn.kernel_ridge import KernelRidge  # noqa: E402
 from sklearn.svm import SVR  # noqa: E402
 
@@ -78,18 +79,6 @@ from kernels_ref.ridge import (  # noqa: E402
 from kernels_ref.svr import svr, svr_predict  # noqa: E402
 
 SIGMA, LAM, EPSILON, DIM = 2.0, 1.0, 0.1, 5
-
-
-def median_times(repeat, *fns):
-    """Median wall time of each function over ``repeat`` interleaved rounds, and its last result."""
-    times = [[] for _ in fns]
-    outs = [None] * len(fns)
-    for _ in range(repeat):
-        for k, fn in enumerate(fns):
-            start = time.perf_counter()
-            outs[k] = fn()
-            times[k].append(time.perf_counter() - start)
-    return [statistics.median(t) for t in times], outs
 
 
 def sinc_data(n, n_test, seed=0):
@@ -124,7 +113,7 @@ def krr_row(K, y, K_test, args):
     ]
     if args.inv:
         fns.append(lambda: np.linalg.inv(K + LAM * np.eye(n)) @ y)
-    times, outs = median_times(args.repeat, *fns)
+    times, outs, _ = median_times(args.repeat, *fns)
     fit, model = outs[0], outs[1]
     f = kernel_ridge_predict(fit, K_test)
     J = kernel_ridge_objective(fit.alpha, K, y, LAM)
@@ -142,7 +131,7 @@ def krr_row(K, y, K_test, args):
 
 
 def svr_row(K, y, K_test, C, t_check, args):
-    (t_ours, t_sk), (res, model) = median_times(
+    (t_ours, t_sk), (res, model), _ = median_times(
         args.repeat,
         lambda: svr(K, y, C, EPSILON, tol=args.tol),
         lambda: SVR(kernel="precomputed", C=C, epsilon=EPSILON, tol=args.tol).fit(K, y),
@@ -169,7 +158,9 @@ def svr_row(K, y, K_test, C, t_check, args):
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # cvxpy's notes on the default solver
-            (t_cvx,), (ref,) = median_times(1, lambda: svr_dual(K, y, C, EPSILON, solver=None))
+            (t_cvx,), (ref,), _ = median_times(
+                1, lambda: svr_dual(K, y, C, EPSILON, solver=None), min_total=0.0
+            )
         row.update(
             cvx=t_cvx,
             df_cvx=np.abs(f - svr_predict(ref, K_test)).max(),
@@ -260,8 +251,8 @@ def main():
 
     print(
         f"sinc data, d = {DIM}, Gaussian kernel sigma = {SIGMA}; {args.n_test} test points; "
-        f"times in seconds, median of {args.repeat} runs; 'valid.' = time of the input checks / "
-        "time of the whole call"
+        f"times in seconds, median of {args.repeat} runs or more (rounds of a row fill "
+        f"{MIN_TOTAL:g} s); 'valid.' = time of the input checks / time of the whole call"
     )
     warm_up(args.tol)
     data, checks = {}, {}

@@ -20,8 +20,9 @@ every solver. Each row times, on the same K and y:
 - ``libsvm``: ``sklearn.svm.SVC(kernel="precomputed", C=C, tol=tol).fit(K, y)``, for
   reference.
 
-Printed per row: the time of each (median of ``--repeat`` runs, default 3, the five calls
-interleaved within each repeat), the iterations of the textbook version and of the solver with
+Printed per row: the time of each (median of ``--repeat`` runs, default 3, or of more runs until
+the rounds fill one second: ``benchmarks/_timing.py``; the five calls interleaved within each
+round), the iterations of the textbook version and of the solver with
 shrinking (without shrinking the solver makes the textbook's iterations; a difference is
 printed as a note), µs per iteration, and the speed-up of each step over the one before it:
 textbook / no shrink (the engineering of one iteration), no shrink / shrink (shrinking), shrink
@@ -41,10 +42,9 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # before NumPy is imported
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 
 import numpy as np  # noqa: E402
+from _timing import median_times  # noqa: E402  (benchmarks/_timing.py)
 from sklearn.svm import SVC  # noqa: E402
 from svm import FAMILIES  # noqa: E402  (benchmarks/svm.py: the same data families)
 
@@ -79,14 +79,10 @@ def parse_problem(text):
 def run_row(family, n, C, args):
     K, y = FAMILIES[family][0](n)
     n = len(y)  # a real data set may have fewer points than asked
-    times = {name: [] for name in SOLVERS}
-    out = {}
-    for _ in range(args.repeat):
-        for name, solve in SOLVERS.items():
-            start = time.perf_counter()
-            out[name] = solve(K, y, C, args.tol)
-            times[name].append(time.perf_counter() - start)
-    t = {name: statistics.median(ts) for name, ts in times.items()}
+    calls = [lambda solve=solve: solve(K, y, C, args.tol) for solve in SOLVERS.values()]
+    times, results, _ = median_times(args.repeat, *calls)
+    t = dict(zip(SOLVERS, times, strict=True))
+    out = dict(zip(SOLVERS, results, strict=True))
     return {
         "problem": f"{family} {n} {C:g}",
         "t": t,
@@ -110,8 +106,8 @@ def main():
     for solve in SOLVERS.values():  # first calls pay for imports and first touches
         solve(*FAMILIES["blobs"][0](50), 1.0, args.tol)
     print(
-        f"SMO step by step, tol = {args.tol:g}; times in seconds (median of {args.repeat}); "
-        "speed-ups: textbook/no shrink, no shrink/shrink, shrink/learner, learner/libsvm\n"
+        f"SMO step by step, tol = {args.tol:g}; times in seconds (median of {args.repeat} or "
+        "more); speed-ups: textbook/no shrink, no shrink/shrink, shrink/learner, learner/libsvm\n"
     )
     header = (
         f"{'problem':<22} | {'textbook':>8} {'no shr.':>8} {'shrink':>8} {'learner':>8} "

@@ -17,8 +17,10 @@ matrix K (computed once per family and n; its time is excluded), with the stoppi
 Both SMOs use the second-order working-set selection of Fan, Chen & Lin (2005) and stop on the
 same rule, m(alpha) - M(alpha) <= tol (LIBSVM's ``eps``, scikit-learn's ``tol``), in the same
 units (both solve the dual with p = -1). Each time is the median of ``--repeat`` runs (default
-3); the three calls are interleaved within each repeat, so that a disturbance of the shared
-machine hits all three alike, and each was called once, untimed, on a small problem first.
+3), or of more runs for short calls, until the rounds of a row fill one second (at most 200:
+``benchmarks/_timing.py``); the three calls are interleaved within each round, so that a
+disturbance of the shared machine hits all three alike, and each was called once, untimed, on a
+small problem first.
 
 Per row: times in seconds; ratios NumPy / libsvm for the whole call and for the solver alone
 (below 1: NumPy faster); iterations of each (``res.n_iter``, ``model.n_iter_[0]``); µs per
@@ -101,6 +103,7 @@ import time  # noqa: E402
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
+from _timing import MIN_TOTAL, median_times  # noqa: E402  (benchmarks/_timing.py)
 from sklearn.datasets import load_breast_cancer, load_digits, make_classification  # noqa: E402
 from sklearn.svm import SVC  # noqa: E402
 
@@ -321,28 +324,34 @@ def warm_up(tol):
 
 
 def run_row(K, y, C, args):
-    """Time the three calls (interleaved, ``args.repeat`` times) and return the row."""
+    """Time the three calls (interleaved, ``args.repeat`` rounds or more) and return the row."""
     n = len(y)
     p = -np.ones(n)
-    t_fit, t_smo, t_lib = [], [], []
+    recorded = []  # the active sizes of the last solver-only run
+
+    def solver():
+        with ActiveSizes() as sizes:
+            sol = smo_module._smo(K, y, p, C, tol=args.tol)
+        recorded[:] = [sizes]
+        return sol
+
+    svc = SVC(kernel="precomputed", C=C, tol=args.tol, cache_size=args.cache_mb)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # reported by the row's '*'
-        for _ in range(args.repeat):
-            t, res = timed(soft_margin_l1, K, y, C, tol=args.tol)
-            t_fit.append(t)
-            with ActiveSizes() as sizes:
-                t, sol = timed(smo_module._smo, K, y, p, C, tol=args.tol)
-            t_smo.append(t)
-            svc = SVC(kernel="precomputed", C=C, tol=args.tol, cache_size=args.cache_mb)
-            t, model = timed(svc.fit, K, y)
-            t_lib.append(t)
+        (t_fit, t_smo, t_lib), (res, sol, model), _ = median_times(
+            args.repeat,
+            lambda: soft_margin_l1(K, y, C, tol=args.tol),
+            solver,
+            lambda: svc.fit(K, y),
+        )
+    sizes = recorded[0]
     d_lib = dual_objective(sklearn_alpha(model, n), K, y)
     row = {
         "n": n,
         "C": C,
-        "fit": statistics.median(t_fit),
-        "smo": statistics.median(t_smo),
-        "lib": statistics.median(t_lib),
+        "fit": t_fit,
+        "smo": t_smo,
+        "lib": t_lib,
         "it_np": res.n_iter,
         "it_smo": sol.n_iter,
         "it_lib": int(model.n_iter_[0]),
@@ -452,7 +461,8 @@ def main():
         args.n, args.C, args.repeat, args.floor_m = [1000, 2000], [1.0, 100.0], 1, [500, 1000, 2000]
     print(
         f"Gaussian-kernel C-SVM, stopping rule m - M <= {args.tol:g} for both SMOs; times in "
-        f"seconds, median of {args.repeat} runs; 'fit' = soft_margin_l1 (with its input "
+        f"seconds, median of {args.repeat} runs or more (rounds of a row fill {MIN_TOTAL:g} s); "
+        "'fit' = soft_margin_l1 (with its input "
         "checks), 'smo' = the solver alone (_smo), 'lib' = SVC(kernel='precomputed').fit; "
         "'valid.' = (fit - smo) / smo; 'active' = SMO's mean active size.\n"
     )
