@@ -505,6 +505,39 @@ def test_textbook_and_fast_solver_choose_the_same_working_sets(seed, n, C):
     assert fast_pairs == pairs[:n_steps]
 
 
+def xor_problem(seed, n):
+    """Four Gaussian clusters at (+-1, +-1) with XOR labels, sigma = 1: a nearly singular K."""
+    rng = np.random.default_rng(seed)
+    centres = rng.choice([-1.0, 1.0], size=(n, 2))
+    X = centres + 0.5 * rng.standard_normal((n, 2))
+    return gaussian_kernel(X, sigma=1.0), centres[:, 0] * centres[:, 1]
+
+
+def test_a_wss2_pair_with_b_below_tol_is_taken_as_the_algorithm_takes_it():
+    # On this path (tol = 1e-3, LIBSVM's default) the pair of WSS 2 has b_ij <= tol < m - M at
+    # some iterations, as the replay below checks. The fast solver takes that pair, as the
+    # algorithm box and LIBSVM do, so it makes the textbook's iterations and ends at the same
+    # alpha, bit for bit; a solver that switched to the maximal violating pair there would not.
+    K, y = xor_problem(1, 80)
+    C, p, tol = 10.0, -np.ones(80), 1e-3
+    book = smo_textbook(K, y, p, C, tol=tol)
+    fast = smo(K, y, p, C, tol=tol, shrinking=False)
+    assert fast.n_iter == book.n_iter
+    assert np.array_equal(fast.alpha, book.alpha)
+    _, iterates = replayed_pairs(K, y, p, C, tol, book.n_iter)
+    small_b = 0
+    for alpha in iterates:
+        v = -y * (y * (K @ (alpha * y)) + p)
+        up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+        low = ((y < 0) & (alpha < C)) | ((y > 0) & (alpha > 0))
+        i = np.flatnonzero(up)[np.argmax(v[up])]
+        b = v[i] - v
+        a = K[i, i] + np.diag(K) - 2 * K[i]
+        j = np.argmax(np.where(low & (b > 0), b**2 / np.where(a > 0, a, TAU), -np.inf))
+        small_b += bool(b[j] <= tol < independent_violation(K, y, p, C, alpha))
+    assert small_b > 0
+
+
 # --- no hang, no silent answer: unbounded duals, non-finite states, iteration limits ---------
 
 NOT_PSD = np.array([[1.0, 2.0], [2.0, 1.0]])  # eigenvalues -1 and 3
