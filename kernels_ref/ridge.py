@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._linalg import solve_cholesky
 from ._results import ShortRepr
 from ._validation import (
     check_array,
@@ -142,37 +143,8 @@ def _solve_shifted(A, shift, B, certify=False, largest=None):
     pivot = float(np.min(np.diag(L))) ** 2  # at least the smallest eigenvalue of M
     if pivot <= roundoff:
         raise singular
-    Z = _solve_lower_transposed(L, _solve_lower(L, B))
+    Z = solve_cholesky(L, B)
     return (Z, pivot >= shift - t) if certify else Z
-
-
-#: Rows per block of the triangular solves.
-_TRIANGULAR_BLOCK = 128
-
-
-def _solve_lower(L, B):
-    r"""Solve :math:`L Z = B` for a lower-triangular :math:`L`, by blocks of rows.
-
-    NumPy has no triangular solver, and ``np.linalg.solve`` would factor :math:`L` again at
-    :math:`\tfrac23 n^3` flops. By blocks, the work is matrix products of size :math:`O(n^2)` per
-    right-hand side plus small dense solves of the diagonal blocks.
-    """
-    Z = np.array(B, dtype=float)
-    for start in range(0, len(L), _TRIANGULAR_BLOCK):
-        stop = start + _TRIANGULAR_BLOCK
-        Z[start:stop] -= L[start:stop, :start] @ Z[:start]
-        Z[start:stop] = np.linalg.solve(L[start:stop, start:stop], Z[start:stop])
-    return Z
-
-
-def _solve_lower_transposed(L, B):
-    r"""Solve :math:`L^\top Z = B` for a lower-triangular :math:`L`, by blocks from the end."""
-    Z = np.array(B, dtype=float)
-    for start in reversed(range(0, len(L), _TRIANGULAR_BLOCK)):
-        stop = start + _TRIANGULAR_BLOCK
-        Z[start:stop] -= L[stop:, start:stop].T @ Z[stop:]
-        Z[start:stop] = np.linalg.solve(L[start:stop, start:stop].T, Z[start:stop])
-    return Z
 
 
 def kernel_ridge(K, y, lam, n_scaled=False):

@@ -1,11 +1,11 @@
-"""The one sign convention of eigenvector results (kernels_ref/_linalg.py)."""
+"""Shared linear algebra (kernels_ref/_linalg.py): the sign convention, the triangular solves."""
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels_ref._linalg import sign_convention
+from kernels_ref._linalg import sign_convention, solve_cholesky, solve_lower, solve_lower_transposed
 from kernels_ref.feature_space import finite_feature_map
 from kernels_ref.kernels import gaussian_kernel
 
@@ -65,3 +65,16 @@ def test_the_tie_tolerance_is_a_relative_1e_8():
     # 1.5e-8 apart (relative): not a tie, the larger leads; 0.5e-8 apart: a tie, the first leads
     assert sign_convention(np.array([[-2.0], [2.0 * (1 + 1.5e-8)]]))[0][1, 0] > 0
     assert sign_convention(np.array([[-2.0], [2.0 * (1 + 0.5e-8)]]))[0][0, 0] > 0
+
+
+@given(st.integers(1, 400), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_blocked_triangular_solves_invert_the_cholesky_factor(n, n_rhs, seed):
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(n, n))
+    S = A @ A.T + n * np.eye(n)
+    L = np.linalg.cholesky(S)
+    B = rng.normal(size=(n, n_rhs))
+    np.testing.assert_allclose(L @ solve_lower(L, B), B, atol=1e-10)
+    np.testing.assert_allclose(L.T @ solve_lower_transposed(L, B), B, atol=1e-10)
+    np.testing.assert_allclose(L @ solve_lower(L, B[:, 0]), B[:, 0], atol=1e-10)
+    np.testing.assert_allclose(S @ solve_cholesky(L, B), B, atol=1e-8 * n)

@@ -558,16 +558,3 @@ def test_lambda_at_round_off_level_on_a_singular_gram_is_an_error():
     K = np.ones((3, 3))  # rank one: K + 1e-20 I is singular in floating point
     with pytest.raises(ValueError, match="lam"):
         kernel_ridge(K, [1.0, 2.0, 3.0], 1e-20)
-
-
-@given(st.integers(1, 400), st.integers(1, 3), st.integers(0, 2**32 - 1))
-def test_blocked_triangular_solves_invert_the_cholesky_factor(n, n_rhs, seed):
-    from kernels_ref.ridge import _solve_lower, _solve_lower_transposed
-
-    rng = np.random.default_rng(seed)
-    A = rng.normal(size=(n, n))
-    L = np.linalg.cholesky(A @ A.T + n * np.eye(n))
-    B = rng.normal(size=(n, n_rhs))
-    np.testing.assert_allclose(L @ _solve_lower(L, B), B, atol=1e-10)
-    np.testing.assert_allclose(L.T @ _solve_lower_transposed(L, B), B, atol=1e-10)
-    np.testing.assert_allclose(L @ _solve_lower(L, B[:, 0]), B[:, 0], atol=1e-10)
