@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._linalg import solve_cholesky
 from ._results import ShortRepr
 from ._validation import (
     check_array,
@@ -75,8 +76,18 @@ __all__ = [
 
 INF = float("inf")
 
-#: LIBSVM's safeguard for a non-positive curvature a_ij = K_ii + K_jj - 2 K_ij (Fan et al. 2005).
+#: LIBSVM's safeguard for a non-positive curvature a_ij = K_ii + K_jj - 2 K_ij (Fan et al. 2005),
+#: relative to the largest diagonal entry when it exceeds 1 (:func:`_tau`).
 TAU = 1e-12
+
+
+def _tau(diag):
+    r""":math:`\tau = 10^{-12}\max(1, \max_t |\tilde K_{tt}|)`: LIBSVM's :math:`10^{-12}`
+    for Gram matrices of unit scale, and above the round-off of
+    :math:`a_{it} = \tilde K_{ii} + \tilde K_{tt} - 2\tilde K_{it}` (about
+    :math:`10^{-15}\max_t \tilde K_{tt}`) for any scale, so that :math:`a_{it} + \tau > 0`
+    in floating point (an unscaled polynomial kernel has entries of :math:`10^6` and more)."""
+    return TAU * max(1.0, float(np.max(np.abs(diag))))
 
 
 def _default_max_iter(n_variables):
@@ -177,6 +188,9 @@ class TiledGram:
     def __matmul__(self, w):
         return np.tile(self.K @ (w[: self.n] + w[self.n :]), 2)
 
+    def abs_matmul(self, w):
+        return np.tile(_abs_product(self.K, w[: self.n] + w[self.n :]), 2)
+
     def submatrix(self, index):
         base = index % self.n
         return self.K[np.ix_(base, base)]
@@ -214,6 +228,9 @@ class AugmentedGram:
 
     def __matmul__(self, w):
         return np.concatenate([self.K @ w[: self.n], [0.0, 0.0]])
+
+    def abs_matmul(self, w):
+        return np.concatenate([_abs_product(self.K, w[: self.n]), [0.0, 0.0]])
 
     def submatrix(self, index):
         out = np.zeros((len(index), len(index)))
@@ -310,6 +327,16 @@ def _scores(K, y, p, alpha):
     return v
 
 
+def _abs_product(K, w):
+    """``|K| @ w`` by blocks of rows, without forming ``|K|``."""
+    if not isinstance(K, np.ndarray):
+        return K.abs_matmul(w)
+    out = np.empty(len(K))
+    for start in range(0, len(K), 256):
+        out[start : start + 256] = np.abs(K[start : start + 256]) @ w
+    return out
+
+
 def _submatrix(K, index):
     """The block ``K[index][:, index]`` as a new C-contiguous array."""
     if isinstance(K, np.ndarray):
@@ -370,6 +397,7 @@ def smo(
     max_iter=None,
     two_constraints=False,
     shrinking=True,
+    finish=True,
 ):
     r"""Minimise :math:`\tfrac12\alpha^\top Q\alpha + p^\top\alpha` subject to
     :math:`y^\top\alpha = \Delta`, :math:`0 \le \alpha \le C` by SMO with second-order
@@ -383,7 +411,8 @@ def smo(
         j = \arg\max_{t \in I_{low},\, v_t < v_i} \frac{b_{it}^2}{a_{it}}, \qquad
         b_{it} = v_i - v_t > 0, \quad a_{it} = \tilde K_{ii} + \tilde K_{tt} - 2\tilde K_{it}
 
-    (:math:`a_{it} \le 0` is replaced by :math:`\tau = 10^{-12}`), then moves
+    (:math:`a_{it} \le 0` is replaced by :math:`\tau = 10^{-12}\max(1, \max_t \tilde K_{tt})`),
+    then moves
     :math:`\alpha_i \mathrel{+}= y_i\delta`, :math:`\alpha_j \mathrel{-}= y_j\delta` by the
     exact minimiser along that line, clipped to the box:
 
@@ -424,6 +453,11 @@ def smo(
         Use the :math:`\nu`-SVM variant.
     shrinking : bool
         Use shrinking (same answer up to ``tol``, fewer operations per iteration).
+    finish : bool
+        When SMO crawls, let the second-order finish end the run (:class:`_Finisher`: the
+        KKT system of SMO's face, a primal active-set method, accepted only when
+        :math:`m - M \le` ``tol`` on all variables). ``False`` runs SMO alone, the path of
+        :func:`smo_textbook`.
 
     Returns
     -------
@@ -464,9 +498,10 @@ def smo(
     max_iter = check_max_iter(max_iter, default=_default_max_iter(n))
     two_constraints = check_bool(two_constraints, "two_constraints")
     shrinking = check_bool(shrinking, "shrinking")
+    finish = check_bool(finish, "finish")
     return _smo(
         K, y, p, C, alpha, tol=tol, max_iter=max_iter,
-        two_constraints=bool(two_constraints), shrinking=bool(shrinking),
+        two_constraints=bool(two_constraints), shrinking=bool(shrinking), finish=bool(finish),
     )  # fmt: skip
 
 
@@ -490,8 +525,9 @@ def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=Fal
         \alpha_i \mathrel{+}= y_i\delta, \quad \alpha_j \mathrel{-}= y_j\delta, \quad
         v \leftarrow v - \delta(\tilde K_{i\cdot} - \tilde K_{j\cdot}),
 
-    with :math:`\bar a_{it} = a_{it}` if :math:`a_{it} > 0`, else :math:`\tau` =
-    :data:`TAU` (LIBSVM's rule for a non-positive curvature), and :math:`\bar C_i`,
+    with :math:`\bar a_{it} = a_{it}` if :math:`a_{it} > 0`, else :math:`\tau` (LIBSVM's rule
+    for a non-positive curvature, :math:`\tau = 10^{-12}` scaled by the largest diagonal entry
+    when it exceeds 1: :func:`_tau`), and :math:`\bar C_i`,
     :math:`\bar C_j` the room left to :math:`\alpha_i`, :math:`\alpha_j` in their
     direction of motion (a variable clipped to a bound is set to it exactly).
 
@@ -549,6 +585,7 @@ def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=Fal
     max_iter = check_max_iter(max_iter, default=_default_max_iter(len(y)))
     record = check_bool(record, "record")
     diag, pairs = K.diagonal(), []
+    tau = _tau(diag)
     v = _scores(K, y, p, alpha)  # v = -y * (Q alpha + p)
     for n_iter in range(max_iter + 1):
         up, low = _working_sets(alpha, y, C)  # I_up, I_low
@@ -561,7 +598,7 @@ def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=Fal
         i = int(np.argmax(np.where(up, v, -np.inf)))  # v_i = m(alpha)
         b = v[i] - v  # b_it
         a = diag[i] + diag - 2.0 * K[i]  # a_it
-        a_bar = np.where(a > 0.0, a, TAU)
+        a_bar = np.where(a > 0.0, a, tau)
         j = int(np.argmax(np.where(low & (b > 0.0), b**2 / a_bar, -np.inf)))
         ij = [i, j]
         s = np.array([y[i], -y[j]])  # alpha_i moves by y_i delta, alpha_j by -y_j delta
@@ -582,21 +619,30 @@ def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=Fal
     return (res, pairs) if record else res
 
 
-def _smo(K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, shrinking=True):
+def _smo(
+    K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, shrinking=True,
+    finish=True,
+):  # fmt: skip
     """:func:`smo` without validation: for the learners, which validated their own input.
 
-    Every round of the loop either counts iterations or ends it, so it ends within
-    ``max_iter`` iterations; a non-finite state raises (see :func:`_iterate`).
+    SMO runs in chunks; after each chunk the second-order finish (:class:`_Finisher`) tries to
+    end the run. Every round of the loop either counts iterations or ends it, so it ends
+    within ``max_iter`` iterations; a non-finite state raises (see :func:`_iterate`).
     """
     n = len(y)
     C = np.broadcast_to(np.asarray(C, dtype=float), (n,)).copy()
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
     max_iter = _default_max_iter(n) if max_iter is None else max_iter
     act = _ActiveSet(K, y, p, C, alpha)
+    act.threshold = max(10.0 * tol, 1e-2)
+    act.two = two_constraints
+    finisher = _Finisher(act, tol) if finish else None
     n_iter = 0
     while True:
         before = n_iter
-        n_iter = _iterate(act, tol, n_iter, max_iter, two_constraints, shrinking)
+        chunk = finisher.chunk() if finisher and finisher.enabled else max_iter
+        n_iter = _iterate(act, tol, n_iter, min(max_iter, n_iter + chunk), two_constraints,
+                          shrinking)  # fmt: skip
         if not act.fresh:
             act.restore()  # all variables, fresh gradient: no accumulated round-off
         act.check_bounded()
@@ -605,10 +651,269 @@ def _smo(K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, 
             raise _unbounded(f"m - M = {violation}")
         if violation <= tol or n_iter >= max_iter or n_iter == before:
             break
-    _warn_if_not_converged(violation, tol, max_iter)
+        if finisher and finisher.enabled:
+            violation = finisher.attempt()
+            if violation <= tol or finisher.roundoff is not None:
+                break
+    if finisher and finisher.roundoff is not None and violation > tol:
+        _warn_roundoff(violation, tol, finisher.roundoff)
+    else:
+        _warn_if_not_converged(violation, tol, max_iter)
     grad = -y * act.v
     objective = 0.5 * float(alpha @ (grad + p))
     return SMOResult(alpha, grad, objective, violation, n_iter, violation <= tol)
+
+
+#: The cost model of the finish, in nanoseconds (measured with one BLAS thread on a 2-core
+#: x86-64 machine; only the ratios matter): an SMO iteration costs ITER_NS plus ITER_NS_PER_VAR
+#: per active variable; the finish reads the whole Gram matrix (GEMV_NS per entry) to recompute
+#: v, gathers a free block (GATHER_NS per entry), factors it (FLOP_NS per flop, f^3 / 3 flops),
+#: and spends ROUND_NS per entry of the block, plus ROUND_FIXED_NS, on one face (triangular
+#: solves, products, and about 40 NumPy calls).
+ITER_NS, ITER_NS_PER_VAR = 4000.0, 1.5
+GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 1.5e5
+
+#: Refinement steps of the solve of one face.
+FINISH_REFINE = 6
+
+
+class _Finisher:
+    r"""The second-order finish of SMO: when SMO crawls, solve the KKT system on its face.
+
+    From SMO's point, guess the active set: the variables at a bound stay there, the free ones
+    :math:`F` move by :math:`\Delta\alpha_F = y_F \circ e`, where :math:`e` minimises the
+    objective on the face (:class:`_Face`). The step :math:`te` goes to the minimiser along
+    :math:`e` or stops at the first bound met: the variables that meet their bound are fixed
+    there and the face shrinks (a primal active-set method; every step lowers the objective).
+    When a step ends inside the box, :math:`v` is recomputed afresh and the point is accepted,
+    ending the run, only if the KKT violation :math:`m - M` on **all** variables is at most
+    ``tol``; otherwise the bounded variables that violate are freed and the method goes on.
+
+    Cost. An attempt may spend its allowance (:meth:`attempt`); one that fails hands the
+    point, better than SMO's, back to SMO for twice the allowance (:meth:`chunk`) and doubles
+    the allowance: the time of the attempts that fail is at most half of SMO's, and a problem on
+    which SMO crawls reaches the finish after a bounded share of the crawl. A free block that is
+    not PSD ends the finish for the run.
+    """
+
+    def __init__(self, act, tol):
+        self.act, self.tol = act, tol
+        self.enabled = True
+        f = int(np.count_nonzero((act.alpha > 0.0) & (act.alpha < act.C_all)))
+        self.allowance = max(2.0 * self._face_cost(max(f, 100)), 1e6)  # ns
+        self.roundoff = None  # set when the finish stalls at the round-off level of v
+
+    def _face_cost(self, f):
+        return GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + GEMV_NS * self.act.n**2
+
+    def chunk(self):
+        """SMO iterations worth twice the allowance of the next attempt."""
+        act = self.act
+        return max(int(2.0 * self.allowance / (ITER_NS + ITER_NS_PER_VAR * act.size)), 1000)
+
+    def attempt(self):
+        """One attempt from the point of ``act`` (every variable active, v fresh); return the
+        violation m - M of the point it leaves there (v recomputed afresh)."""
+        act, tol = self.act, self.tol
+        alpha, C, y = act.alpha, act.C_all, act.y_all
+        budget = self.allowance
+        free, face, roundoff = _free_set(act), None, None
+        while len(free):
+            if face is None:
+                budget -= self._face_cost(len(free))
+                if budget < 0.0:
+                    break
+                try:
+                    face = _Face(act, free)
+                except np.linalg.LinAlgError:  # K_FF is not PSD
+                    self.enabled = False
+                    break
+            budget -= ROUND_FIXED_NS + ROUND_NS * len(face.free) ** 2
+            if budget < 0.0:
+                break
+            e, Ke = face.newton(act.v[face.free], tol)
+            vF = act.v[face.free]
+            descent, curvature = float(vF @ e), float(e @ Ke)  # -g^T d and d^T Q d
+            if not descent > 0.0:
+                break
+            index = face.free
+            d = y[index] * e
+            end = np.where(d > 0.0, C[index], 0.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(d != 0.0, (end - alpha[index]) / d, np.inf)
+            t_line = descent / curvature if curvature > 0.0 else np.inf
+            t = min(float(ratio.min()), t_line)
+            if not t < np.inf:  # unbounded along e: SMO will prove it
+                break
+            blocked = (ratio == t) & (t < t_line)
+            alpha[index] = np.clip(np.where(blocked, end, alpha[index] + t * d), 0.0, C[index])
+            if isinstance(act.K, AugmentedGram):  # the extras keep y^T alpha
+                s = alpha[-2] - alpha[-1] - t * float(e.sum())
+                alpha[-2], alpha[-1] = max(s, 0.0), max(-s, 0.0)
+            act.v[index] -= t * Ke
+            if np.any(blocked):  # fixed at their bound: the face shrinks
+                face.fix(np.flatnonzero(blocked))
+                continue
+            act.reset()  # the minimiser on this face: is it the solution?
+            budget -= GEMV_NS * act.n**2
+            gap = act.gap(act.two)
+            if gap <= tol or budget < 0.0:
+                break
+            if roundoff is None:
+                roundoff = act.roundoff()
+                budget -= 2.0 * GEMV_NS * act.n**2
+            released = _violators(act, face.free[~face.fixed], max(tol, roundoff))
+            if len(released) == 0:
+                if gap <= 4.0 * roundoff:  # optimal as far as double precision can tell
+                    self.roundoff = roundoff
+                break
+            free, face = np.union1d(face.free[~face.fixed], released), None
+        act.reset()
+        violation = act.gap(act.two)
+        if violation > tol:
+            self.allowance *= 2.0
+        return violation
+
+
+class _Face:
+    r"""The free block of the finish, factored once, and the variables fixed on it since.
+
+    A step :math:`e` of the free variables keeps the equality constraints, written as rows
+    :math:`a^\top e = 0` (:func:`_constraint_rows`), and every variable fixed at a bound
+    since the factorisation, :math:`e_j = 0`: fixing one costs one more solve with the factor,
+    not a new factorisation.
+    """
+
+    def __init__(self, act, free):
+        self.free = free
+        f = len(free)
+        self.KFF = _submatrix(act.K, free)
+        # K_FF + mu I has a Cholesky factor even when K_FF is singular (a low-rank kernel)
+        self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), np.finfo(float).tiny)
+        H = self.KFF.copy()
+        H.flat[:: f + 1] += self.mu
+        self.L = np.linalg.cholesky(H)
+        self.rows = _constraint_rows(act, free)
+        self.W_rows = solve_cholesky(self.L, self.rows.T)
+        self.fixed = np.zeros(f, dtype=bool)
+        self.fixed_index, self.W_fixed = [], np.zeros((f, 0))
+
+    def fix(self, j):
+        self.fixed[j] = True
+        self.fixed_index.extend(j.tolist())
+        units = np.zeros((len(self.free), len(j)))
+        units[j, np.arange(len(j))] = 1.0
+        self.W_fixed = np.hstack([self.W_fixed, solve_cholesky(self.L, units)])
+
+    def newton(self, vF, tol):
+        r"""The minimiser :math:`e` of :math:`\tfrac12 e^\top K_{FF} e - v_F^\top e` subject
+        to the constraints of the face, and :math:`K_{FF}e`.
+
+        The KKT system :math:`K_{FF} e + A^\top\lambda = v_F`, :math:`Ae = 0` is solved with
+        the factor of :math:`K_{FF} + \mu I` (:math:`\mu = 10^{-10}\max_t K_{tt}`) and the
+        Schur complement :math:`A(K_{FF} + \mu I)^{-1}A^\top` of the constraints, then
+        refined on the residual of the unshifted system until it is below ``tol`` / 8 or
+        stops halving. For a singular :math:`K_{FF}` the refinement converges to the solution
+        nearest the starting point when there is one; when there is none (the objective
+        decreases without bound along a null direction of :math:`K_{FF}` in the face), ``e``
+        grows along that direction, and the step to the boundary stops it.
+        """
+        live = self.rows[:, ~self.fixed].any(axis=1)  # a row whose variables are all fixed
+        n_fixed = len(self.fixed_index)
+        A = np.zeros((int(live.sum()) + n_fixed, len(self.free)))
+        A[: live.sum()] = self.rows[live]
+        A[live.sum() + np.arange(n_fixed), self.fixed_index] = 1.0
+        W = np.hstack([self.W_rows[:, live], self.W_fixed])
+        S = A @ W  # positive definite: the rows of A are linearly independent
+        e, lam = np.zeros(len(vF)), np.zeros(len(A))
+        r1, r2 = vF.copy(), np.zeros(len(A))
+        best = np.inf
+        for _ in range(FINISH_REFINE):
+            u = solve_cholesky(self.L, r1)
+            dl = np.linalg.solve(S, A @ u - r2) if len(A) else lam
+            e += u - W @ dl
+            lam += dl
+            Ke = self.KFF @ e
+            r1 = vF - Ke - A.T @ lam
+            r2 = -(A @ e)
+            residual = float(np.max(np.abs(r1)))
+            if residual <= tol / 8.0 or residual > 0.5 * best:
+                break
+            best = residual
+        # The constraints exactly, not to round-off: a step of length 1e15 along a round-off
+        # e (a face with no freedom left) would otherwise move y^T alpha.
+        e[self.fixed] = 0.0
+        for row in self.rows[live].astype(bool):
+            moving = row & ~self.fixed
+            e[moving] -= e[moving].mean()
+        return e, self.KFF @ e
+
+
+def _free_set(act):
+    """Indices of the free variables 0 < alpha_t < C_t (without the extra variables of an
+    :class:`AugmentedGram`)."""
+    alpha, C = act.alpha, act.C_all
+    real = act.n - 2 if isinstance(act.K, AugmentedGram) else act.n
+    return np.flatnonzero((alpha[:real] > 0.0) & (alpha[:real] < C[:real]))
+
+
+def _groups(act):
+    """The variables of each equality constraint (masks), or None for an
+    :class:`AugmentedGram`, whose two extra variables absorb :math:`y^\top\alpha`."""
+    if isinstance(act.K, AugmentedGram):
+        return None
+    if act.two:
+        return [act.y_all > 0, act.y_all < 0]
+    return [np.ones(act.n, dtype=bool)]
+
+
+def _constraint_rows(act, free):
+    """The equality constraints on a step of the variables ``free``, as rows of ones: in the
+    variables e = y * (step of alpha), y^T alpha and the two class sums are sums."""
+    groups = _groups(act)
+    if groups is None:
+        return np.zeros((0, len(free)))
+    rows = [g[free] for g in groups if np.any(g[free])]
+    return np.array(rows, dtype=float).reshape(-1, len(free))
+
+
+def _violators(act, free, tol):
+    r"""The variables at a bound on the wrong side of the threshold of the face just solved.
+
+    :math:`v` is constant, :math:`\lambda_g`, on the face's free variables of each
+    constraint's group :math:`g` (0 without a constraint); a variable at a bound violates when
+    it is in :math:`I_{up}` with :math:`v_t > \lambda_g + \varepsilon`, or in
+    :math:`I_{low}` with :math:`v_t < \lambda_g - \varepsilon`.
+    """
+    v = act.v
+    up, low = _working_sets(act.alpha, act.y_all, act.C_all)
+    bad = np.zeros(act.n, dtype=bool)
+    groups = _groups(act)
+    if groups is None:  # the threshold is 0; the two extra variables never violate
+        bad[: act.n - 2] = (up & (v > tol) | low & (v < -tol))[: act.n - 2]
+    for g in groups or ():
+        in_face = free[g[free]]
+        if len(in_face):
+            lam = float(np.mean(v[in_face]))
+        else:
+            m = np.max(v, where=up & g, initial=-np.inf)
+            lam = 0.5 * (m + np.min(v, where=low & g, initial=np.inf))
+        bad |= g & ((up & (v > lam + tol)) | (low & (v < lam - tol)))
+    bad[free] = False
+    return np.flatnonzero(bad)
+
+
+def _warn_roundoff(violation, tol, roundoff):
+    """The warning of a run that the finish ended at the round-off level of v, above tol."""
+    warnings.warn(
+        f"SMO stopped at m - M = {violation:.3g} > tol = {tol:.3g}: the scores v = -y * (Q alpha"
+        f" + p) are computed only to about {roundoff:.2g} in double precision for this Gram "
+        "matrix and alpha, and the point is optimal to that level. Pass a tol above it, or "
+        "scale the Gram matrix down (e.g. divide K by its largest diagonal entry; for a "
+        "C-SVM, multiply C by the same factor), for a run that ends with converged=True.",
+        ConvergenceWarning,
+        stacklevel=3,
+    )
 
 
 def _warn_if_not_converged(violation, tol, max_iter):
@@ -647,6 +952,7 @@ class _ActiveSet:
         # negative a^T Q a then proves the objective unbounded below along t * alpha, t > 0.
         self.cone = bool(np.all(np.isinf(C)) and not np.any(alpha))
         self.kmax = float(np.max(np.abs(self.diag)))
+        self.tau = _tau(self.diag)
         self.unit = bool(np.all(self.diag == self.diag[0]))
         self.fresh = False
         self.restore()
@@ -659,7 +965,7 @@ class _ActiveSet:
         self.pos = y > 0
         up, low = _working_sets(a, y, C)
         self.pen_up = np.where(up, 0.0, -np.inf)
-        self.den_low = (self.diag[index] if self.unit else self.half) + 0.5 * TAU
+        self.den_low = (self.diag[index] if self.unit else self.half) + 0.5 * self.tau
         self.den = np.where(low, self.den_low, np.inf)
         # Python floats for the scalar work of a step (a list item costs a third of an array's)
         self.half_list, self.den_low_list = self.half.tolist(), self.den_low.tolist()
@@ -675,6 +981,11 @@ class _ActiveSet:
         """Make every variable active again, with v computed from scratch."""
         if hasattr(self, "a"):
             self.write_back()
+        self.reset()
+
+    def reset(self):
+        """Every variable active, v computed from scratch from ``alpha`` (after the finish
+        wrote a new point into it)."""
         v = _scores(self.K, self.y_all, self.p, self.alpha)
         self._set(np.arange(self.n), self.K, v)
         self.fresh = True
@@ -687,6 +998,13 @@ class _ActiveSet:
         q = float(a @ (-(np.array(self.y) * self.v) - self.p[self.index]))  # a^T Q a
         if q < -1e-9 * self.kmax * float(a.sum()) ** 2:
             raise _unbounded("an iterate alpha >= 0 with y.alpha = 0 has alpha^T Q alpha < 0")
+
+    def roundoff(self):
+        r"""The round-off level of :math:`v`: :math:`u\max_t (|\tilde K|\,\alpha)_t` (the
+        size of the terms of :math:`(\tilde K (y \circ \alpha))_t` times the unit
+        round-off :math:`u`), plus :math:`u \max_t |p_t|`."""
+        u = np.finfo(float).eps / 2.0
+        return u * (float(np.max(_abs_product(self.K, self.alpha))) + float(np.max(np.abs(self.p))))
 
     def gap(self, two):
         up, low = _working_sets(self.array(), np.array(self.y), np.array(self.C))
@@ -746,7 +1064,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
     # a ladder of thresholds: LIBSVM unshrinks once, at 10 tol; with small tolerances a
     # variable shrunk early may become violating long before that, and the solver would
     # converge on the wrong subproblem meanwhile.
-    threshold = max(10.0 * tol, 1e-2)
+    threshold = act.threshold  # max(10 tol, 1e-2) at the start of a run
     counter = period = min(act.n, 1000)
     negative = -1e-9 * act.kmax  # a curvature below this is not round-off
     rebind = True
@@ -754,7 +1072,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         if rebind:  # (re)bind the working arrays after a change of active set
             Ka, v, half, pos, pen_up, den = act.Ka, act.v, act.half, act.pos, act.pen_up, act.den
             a, ya, Ca, unit = act.a, act.y, act.C, act.unit
-            half_l, den_low_l = act.half_list, act.den_low_list
+            half_l, den_low_l, tau = act.half_list, act.den_low_list, act.tau
             size = act.size
             buf_b, buf_a, buf_s = np.empty(size), np.empty(size), np.empty(size)
             rebind = False
@@ -820,7 +1138,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         Ki, Kj = Ka[i], Ka[j]
         yi, yj, ai, aj = ya[i], ya[j], a[i], a[j]
         aij = 2.0 * (half_l[i] + half_l[j] - Ki.item(j))
-        d = b / (aij if aij > TAU else TAU)
+        d = b / (aij if aij > tau else tau)
         room_i = Ca[i] - ai if yi > 0 else ai
         room_j = aj if yj > 0 else Ca[j] - aj
         if d >= room_i:
@@ -851,4 +1169,5 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         n_iter += 1
         act.fresh = False
     act.write_back()
+    act.threshold = threshold
     return n_iter

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from kernels_ref import smo as smo_module
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.smo import (
@@ -712,3 +713,143 @@ def test_tiled_gram_rows_stay_right_for_two_reads(ts):
             t0, row0 = before
             np.testing.assert_array_equal(row0, np.concatenate((K[t0 % 4], K[t0 % 4])))
         before = (t, row)
+
+
+# --- the second-order finish ----------------------------------------------------------------
+
+
+def force_the_finish(monkeypatch, every):
+    """Attempt the finish after every ``every`` SMO iterations, from points far from the
+    solution (the cost model would wait for at least 1000)."""
+    monkeypatch.setattr(smo_module._Finisher, "chunk", lambda self: every)
+
+
+def finish_problem(kind, seed, n):
+    """(K-like, y, p, C, two_constraints, explicit K) of each problem class SMO solves."""
+    rng = np.random.default_rng(seed)
+    K, y = random_problem(seed, n, "gaussian" if kind in ("gaussian", "nu") else "linear")
+    if kind == "low_rank":  # rank 3 < n: a singular free block, alpha not unique
+        return K, y, -np.ones(n), 10.0, False, K
+    if kind == "l2":  # C = inf on K + I / C
+        return K + np.eye(n) / 5.0, y, -np.ones(n), np.inf, False, K + np.eye(n) / 5.0
+    if kind == "nu":
+        alpha0 = np.zeros(n)
+        for cls in (y > 0, y < 0):
+            alpha0[np.flatnonzero(cls)[:2]] = 0.5
+        return K, y, np.zeros(n), 1.0, True, K, alpha0
+    if kind == "svr":
+        t = rng.standard_normal(n)
+        y2 = np.concatenate([np.ones(n), -np.ones(n)])
+        p2 = np.concatenate([0.1 - t, 0.1 + t])
+        return TiledGram(K), y2, p2, 1.0, False, np.block([[K, K], [K, K]])
+    if kind == "augmented":
+        y3 = np.concatenate([y, [1.0, -1.0]])
+        p3 = np.concatenate([-np.ones(n), [0.0, 0.0]])
+        C3 = np.concatenate([np.full(n, 2.0), [np.inf, np.inf]])
+        full = np.zeros((n + 2, n + 2))
+        full[:n, :n] = K
+        return AugmentedGram(K), y3, p3, C3, False, full
+    return K, y, -np.ones(n), 10.0, False, K
+
+
+@pytest.mark.parametrize("kind", ["gaussian", "low_rank", "l2", "nu", "svr", "augmented"])
+@pytest.mark.parametrize("every", [1, 7])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_finish_from_far_off_points_ends_at_the_solution_of_smo_alone(
+    monkeypatch, kind, every, seed
+):
+    # Attempts from the first iterations on, with every kind of problem: each step of the
+    # finish keeps the point feasible, and the run ends at a point whose violation, recomputed
+    # here from the definition, meets tol, with SMO alone's objective and decision values.
+    Kx, y, p, C, two, K, *start = finish_problem(kind, seed, 40)
+    alpha0 = start[0] if start else None
+    tol = 1e-9
+    alone = smo(Kx, y, p, C, alpha0, tol=tol, finish=False, two_constraints=two)
+    force_the_finish(monkeypatch, every)
+    res = smo(Kx, y, p, C, alpha0, tol=tol, two_constraints=two)
+    Cv = np.broadcast_to(C, y.shape)
+    assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
+    start_alpha = np.zeros(len(y)) if alpha0 is None else alpha0
+    assert y @ res.alpha == pytest.approx(y @ start_alpha, abs=1e-9)
+    if two:
+        for cls in (y > 0, y < 0):
+            assert res.alpha[cls].sum() == pytest.approx(start_alpha[cls].sum(), abs=1e-9)
+    assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
+    assert res.objective == pytest.approx(alone.objective, rel=1e-8, abs=1e-10)
+    np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
+
+
+def test_attempts_of_the_finish_only_lower_the_objective(monkeypatch):
+    # Every step of the finish goes to the minimiser along its direction or stops at a bound:
+    # the objective after an attempt is never above the one before it.
+    K, y, p, C, *_ = finish_problem("low_rank", 3, 60)
+    seen = []
+    attempt = smo_module._Finisher.attempt
+
+    def recording(self):
+        act = self.act
+        before = 0.5 * act.alpha @ (-act.y_all * act.v + act.p)
+        violation = attempt(self)
+        after = 0.5 * act.alpha @ (-act.y_all * act.v + act.p)
+        seen.append((before, after))
+        return violation
+
+    force_the_finish(monkeypatch, 5)
+    monkeypatch.setattr(smo_module._Finisher, "attempt", recording)
+    smo(K, y, p, C, tol=1e-9)
+    assert seen
+    assert all(after <= before + 1e-9 * abs(before) for before, after in seen)
+
+
+def unscaled_cubic_problem():
+    """200 standardised points in 4-D times 3, cubic kernel (1 + <x, x'>)^3: K_ii up to 3.5e6."""
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((200, 4))
+    y = np.sign(X[:, 0] * X[:, 1])
+    y[rng.random(200) < 0.05] *= -1
+    X = 3 * (X - X.mean(0)) / X.std(0)
+    return (1.0 + X @ X.T) ** 3, y
+
+
+def test_the_finish_ends_an_ill_conditioned_run():
+    # SMO alone had not reached m - M <= 1e-8 after 300,000 iterations on this problem (m - M
+    # was still 7.7); the finish ends it after a few thousand, with the certificate recomputed
+    # here.
+    K, y = unscaled_cubic_problem()
+    res = smo(K, y, -np.ones(200), 10.0, tol=1e-8)
+    assert res.converged and res.n_iter <= 20_000
+    assert independent_violation(K, y, -np.ones(200), 10.0, res.alpha) <= 1e-8 * (1 + 1e-6)
+
+
+def test_smo_alone_follows_the_textbook_where_the_finish_would_end_the_run():
+    # finish=False is SMO alone: on a run long enough for the finish to act, it makes the
+    # textbook's iterations bit for bit; with the finish the run ends no later, no worse.
+    K, y = xor_problem(1, 80)
+    C, p, tol = 1000.0, -np.ones(80), 1e-10
+    book = smo_textbook(K, y, p, C, tol=tol)
+    assert book.n_iter > 1000  # long enough for an attempt
+    alone = smo(K, y, p, C, tol=tol, shrinking=False, finish=False)
+    assert alone.n_iter == book.n_iter and np.array_equal(alone.alpha, book.alpha)
+    finished = smo(K, y, p, C, tol=tol, shrinking=False)
+    assert finished.converged and finished.n_iter <= book.n_iter
+    assert finished.objective <= book.objective + 1e-9 * abs(book.objective)
+
+
+def test_a_tol_below_the_round_off_of_v_stops_with_a_warning_that_says_so():
+    # Overlapping classes, data times 3, cubic kernel, C = 100: the terms of (K (y alpha))_t
+    # reach 1e9, so v is known to about 2e-7 and m - M <= 1e-8 cannot be certified. The finish
+    # reaches the solution's face; the run stops there with a warning that names the level,
+    # instead of running SMO to its iteration limit.
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300, 4))
+    y = np.where(rng.random(300) < 0.5, 1.0, -1.0)
+    X[:, 0] += 0.5 * y
+    X = 3 * (X - X.mean(0)) / X.std(0)
+    K = (1.0 + X @ X.T) ** 3
+    with pytest.warns(ConvergenceWarning, match="double precision"):
+        res = smo(K, y, -np.ones(300), 100.0, tol=1e-8)
+    assert not res.converged and res.n_iter < 1_000_000
+    level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
+    assert res.violation <= 4 * level
+    # The same point meets a tol above the round-off level: SMO's certificate at 1e-6.
+    assert independent_violation(K, y, -np.ones(300), 100.0, res.alpha) <= 1e-6
