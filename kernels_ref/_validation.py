@@ -33,6 +33,7 @@ __all__ = [
     "check_positive",
     "check_real",
     "check_same_n",
+    "check_strings",
     "check_test_gram",
     "psd_threshold",
 ]
@@ -343,6 +344,23 @@ def check_same_n(a, b, name_a, name_b):
             f"{name_a} and {name_b} must have the same number of rows, "
             f"got {a.shape[0]} and {b.shape[0]}"
         )
+
+
+def check_strings(S, name):
+    """Return ``S`` as a list of ``str``: a non-empty sequence of strings, else ``ValueError``.
+
+    A single string is refused (it would be read as a sequence of one-letter strings), and so
+    is a sequence holding anything but strings (bytes, numbers, ``None``).
+    """
+    if isinstance(S, str | bytes) or not isinstance(S, list | tuple | np.ndarray):
+        raise ValueError(f"{name} must be a list or tuple of strings, got {type(S).__name__}")
+    S = list(S.tolist() if isinstance(S, np.ndarray) else S)
+    if not S:
+        raise ValueError(f"{name} must contain at least one string, got an empty sequence")
+    for s in S:
+        if not isinstance(s, str):
+            raise ValueError(f"{name} must contain only strings, got {s!r}")
+    return S
 
 
 def check_real(value, name, low=None):

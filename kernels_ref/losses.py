@@ -15,7 +15,7 @@ Learning*, Table 12.1 and Figures 12.4 and 12.6.
 
 import numpy as np
 
-from ._validation import check_array, check_epsilon, check_positive
+from ._validation import check_array, check_epsilon, check_in_range, check_positive
 
 __all__ = [
     "epsilon_insensitive_loss",
@@ -23,6 +23,8 @@ __all__ = [
     "huber_loss",
     "logistic_loss",
     "perceptron_loss",
+    "population_minimiser",
+    "scaled_epsilon_insensitive_loss",
     "square_loss",
     "squared_hinge_loss",
     "zero_one_loss",
@@ -245,6 +247,112 @@ def epsilon_insensitive_loss(r, epsilon):
     r = _values(r, "r")
     epsilon = check_epsilon(epsilon)
     return _out(np.maximum(0.0, np.abs(r) - epsilon))
+
+
+def scaled_epsilon_insensitive_loss(r, epsilon, sigma):
+    r"""The :math:`\varepsilon`-insensitive loss of the residual measured in units of
+    :math:`\sigma`.
+
+    .. math::
+        V_\varepsilon(r / \sigma) = \max\left(0, \frac{|r|}{\sigma} - \varepsilon\right)
+        = \frac{1}{\sigma} V_{\sigma\varepsilon}(r).
+
+    Source: Valle Vidal (2009), "Support vector regression (3)", "Usar
+    :math:`V_\epsilon(r/\sigma)`" (Hastie, Tibshirani & Friedman, §12.3.6: :math:`\sigma` a
+    measure of the scale of the residuals). The tube then scales with the noise: its half-width
+    is :math:`\sigma\varepsilon` in the units of :math:`y`, and the loss is the SVR loss of
+    half-width :math:`\sigma\varepsilon` divided by :math:`\sigma`.
+
+    Parameters
+    ----------
+    r : float or array_like
+        Residuals :math:`y - f(x)`.
+    epsilon : float >= 0
+        Half-width of the tube in units of :math:`\sigma`.
+    sigma : float > 0
+        Scale of the residuals.
+
+    Returns
+    -------
+    loss : float or ndarray, same shape as ``r``
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is negative, NaN or infinite, or ``sigma`` is not positive and finite.
+
+    Examples
+    --------
+    >>> scaled_epsilon_insensitive_loss([-4.0, 1.0, 3.0], epsilon=0.5, sigma=2.0)
+    array([1.5, 0. , 1. ])
+    """
+    r = _values(r, "r")
+    epsilon = check_epsilon(epsilon)
+    sigma = check_positive(sigma, "sigma")
+    return _out(np.maximum(0.0, np.abs(r) / sigma - epsilon))
+
+
+#: The losses of Valle Vidal's table, by name, for :func:`population_minimiser`.
+POPULATION_LOSSES = ("logistic", "square", "hinge")
+
+
+def population_minimiser(loss, p):
+    r"""The score :math:`f` that minimises the expected loss at a point where
+    :math:`\Pr(y = +1 \mid x) = p`.
+
+    .. math::
+        f^*(p) = \arg\min_{f \in \mathbb R}\ p\,\ell(f) + (1 - p)\,\ell(-f) =
+        \begin{cases}
+        \log \dfrac{p}{1 - p} & \ell(z) = \log(1 + e^{-z}) \ \text{(logistic)}, \\[1ex]
+        p - (1 - p) = 2p - 1 & \ell(z) = (1 - z)^2 \ \text{(square)}, \\[1ex]
+        +1 \text{ if } p \ge \tfrac12, \ -1 \text{ otherwise} & \ell(z) = (1 - z)_+
+        \ \text{(hinge)}.
+        \end{cases}
+
+    Source: Valle Vidal (2009), "Tabla: Comparación de funciones de pérdida", third column
+    (Hastie, Tibshirani & Friedman, Table 12.1): log-odds, :math:`\Pr(+1) - \Pr(-1)`, and the
+    sign rule. All three have the sign of :math:`p - \tfrac12`, the Bayes classifier. For the
+    hinge at :math:`p = \tfrac12` every :math:`f \in [-1, 1]` minimises; the table's
+    :math:`+1` is one of them. The logistic minimiser is infinite at :math:`p \in \{0, 1\}`.
+
+    Parameters
+    ----------
+    loss : {"logistic", "square", "hinge"}
+    p : float or array_like
+        Conditional probabilities :math:`\Pr(y = +1 \mid x)`, in :math:`[0, 1]`.
+
+    Returns
+    -------
+    f : float or ndarray, same shape as ``p``
+
+    Raises
+    ------
+    ValueError
+        If ``loss`` is not one of the three names or a ``p`` lies outside :math:`[0, 1]`.
+
+    Examples
+    --------
+    >>> population_minimiser("square", [0.1, 0.5, 0.75])
+    array([-0.8,  0. ,  0.5])
+    >>> population_minimiser("hinge", [0.1, 0.5, 0.75])
+    array([-1.,  1.,  1.])
+    >>> round(population_minimiser("logistic", 0.75), 6)  # log 3
+    1.098612
+    """
+    if not isinstance(loss, str) or loss not in POPULATION_LOSSES:
+        raise ValueError(f"loss must be one of {POPULATION_LOSSES}, got {loss!r}")
+    p = _values(p, "p")
+    outside = (p < 0.0) | (p > 1.0)
+    if np.any(outside):
+        check_in_range(p[outside][0], "p", 0.0, 1.0)  # raises, naming the first value
+    if loss == "square":
+        f = 2.0 * p - 1.0
+    elif loss == "hinge":
+        f = np.where(p >= 0.5, 1.0, -1.0)
+    else:
+        with np.errstate(divide="ignore"):
+            f = np.log(p) - np.log1p(-p)
+    return _out(f)
 
 
 def huber_loss(r, c):

@@ -30,6 +30,7 @@ import numpy as np
 from ._results import ShortRepr
 from ._validation import (
     check_array,
+    check_bool,
     check_gram,
     check_instance,
     check_integer,
@@ -44,6 +45,7 @@ from .losses import perceptron_loss
 __all__ = [
     "PerceptronDualResult",
     "PerceptronPrimalResult",
+    "hyperplane_distance",
     "perceptron_criterion",
     "perceptron_criterion_gradient",
     "perceptron_dual",
@@ -338,6 +340,54 @@ def _check_linear(w, b, X, y):
     w = check_array(w, "w", ndim=1, n_rows=X.shape[1])
     y = check_labels(y, n=X.shape[0])
     return w, check_real(b, "b"), X, y
+
+
+def hyperplane_distance(X, w, b, signed=False):
+    r"""Distance of points to the hyperplane :math:`H(w, b) = \{z : \langle w, z\rangle + b = 0\}`.
+
+    .. math::
+        d(x, H) = \frac{|\langle w, x\rangle + b|}{\|w\|}, \qquad
+        d(0, H) = \frac{|b|}{\|w\|} \ \text{(the hyperplane's distance from the origin)}.
+
+    Source: Chevaleyre, *Fondamentaux de l'apprentissage automatique* (2023), §2.3;
+    Rousseau, *Kernel methods* (2022), "Separating hyperplane" ("Distance from the origin is
+    :math:`|b|/\|w\|_2`"). With ``signed=True`` it returns :math:`(\langle w, x\rangle +
+    b)/\|w\|`, positive on the side :math:`w` points to: the right-hand side of Valle Vidal,
+    *Vector de soporte y métodos de kernel* (2009), "Interpretación geométrica (2)".
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    w : array_like, shape (d,)
+        Normal vector, not zero.
+    b : float
+    signed : bool
+
+    Returns
+    -------
+    distance : ndarray, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If ``w`` is zero (no hyperplane), or on the shared checks of ``X``, ``w`` and ``b``.
+
+    Examples
+    --------
+    >>> hyperplane_distance([[3.0, 4.0], [0.0, 0.0]], [3.0, 4.0], -5.0)  # |25-5|/5, |b|/5
+    array([4., 1.])
+    >>> hyperplane_distance([[0.0, 0.0]], [3.0, 4.0], -5.0, signed=True)
+    array([-1.])
+    """
+    X = check_array(X, "X")
+    w = check_array(w, "w", ndim=1, n_rows=X.shape[1])
+    b = check_real(b, "b")
+    signed = check_bool(signed, "signed")
+    norm = np.linalg.norm(w)
+    if norm == 0.0:
+        raise ValueError("w must not be zero: w = 0 defines no hyperplane")
+    f = X @ w + b
+    return (f if signed else np.abs(f)) / norm
 
 
 def perceptron_criterion(w, b, X, y):

@@ -280,6 +280,21 @@ ROWS = [
         XY,
         extra=[("k not callable", {"k": "dot"}, ValueError, r"^k must be callable"), *Y_COLUMNS],
     ),
+    Row(
+        "kernels.spectrum_kernel",
+        kernels.spectrum_kernel,
+        lambda: {"S": ["ACGU", "CGUA", "GUAC"], "T": None, "k": 2},
+        scalars={"k": "int1"},
+        extra=[
+            ("S a string", {"S": "ACGU"}, ValueError, r"^S must be a list or tuple of strings"),
+            ("S empty", {"S": []}, ValueError, r"^S must contain at least one string"),
+            ("S of numbers", {"S": ["AC", 1.0]}, ValueError, r"^S must contain only strings"),
+            ("S of None", {"S": [None]}, ValueError, r"^S must contain only strings"),
+            ("T of bytes", {"T": [b"AC"]}, ValueError, r"^T must contain only strings"),
+            ("T an array", {"T": np.zeros(2)}, ValueError, r"^T must contain only strings"),
+        ],
+        one_sample=False,
+    ),
     Row("kernels.min_eigenvalue", kernels.min_eigenvalue, lambda: {"K": K}, {"K": GRAM_NOPSD}),
     Row(
         "kernels.is_psd",
@@ -445,6 +460,17 @@ ROWS = [
         one_sample=False,
     ),
     Row(
+        "perceptron.hyperplane_distance",
+        perceptron.hyperplane_distance,
+        lambda: {"X": X, "w": np.array([1.0, 1.0]), "b": -3.0, "signed": False},
+        {"X": data(), "w": vector(samples=None)},
+        {"b": "real", "signed": "bool"},
+        extra=[
+            ("w length", {"w": np.ones(3)}, ValueError, r"^w "),
+            ("w zero", {"w": np.zeros(2)}, ValueError, r"^w must not be zero"),
+        ],
+    ),
+    Row(
         "perceptron.perceptron_criterion",
         perceptron.perceptron_criterion,
         lambda: {"w": np.array([1.0, 1.0]), "b": -3.0, "X": X, "y": Y},
@@ -478,6 +504,25 @@ ROWS = [
         lambda: {"r": T - 2.0, "epsilon": 0.5},
         {"r": Role("values")},
         {"epsilon": "nonneg"},
+    ),
+    Row(
+        "losses.scaled_epsilon_insensitive_loss",
+        losses.scaled_epsilon_insensitive_loss,
+        lambda: {"r": T - 2.0, "epsilon": 0.5, "sigma": 2.0},
+        {"r": Role("values")},
+        {"epsilon": "nonneg", "sigma": "pos"},
+    ),
+    Row(
+        "losses.population_minimiser",
+        losses.population_minimiser,
+        lambda: {"loss": "square", "p": np.array([0.0, 0.25, 0.5, 1.0])},
+        {"p": Role("values")},
+        extra=[
+            ("loss unknown", {"loss": "huber"}, ValueError, r"^loss must be one of"),
+            ("loss not a str", {"loss": 1}, ValueError, r"^loss must be one of"),
+            ("p above 1", {"p": np.array([0.5, 1.5])}, ValueError, r"^p must lie in"),
+            ("p negative", {"p": -0.25}, ValueError, r"^p must lie in"),
+        ],
     ),
     Row(
         "losses.huber_loss",

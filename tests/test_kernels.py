@@ -19,6 +19,7 @@ from kernels_ref.kernels import (
     sigma_from_rousseau,
     sigma_to_rousseau,
     sigmoid_kernel,
+    spectrum_kernel,
 )
 
 finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
@@ -302,3 +303,53 @@ def test_rousseau_sigma_conversions_are_inverse(sigma):
 def test_rousseau_sigma_conversions_reject_a_bad_sigma(func, bad):
     with pytest.raises((ValueError, TypeError), match=r"^sigma"):
         func(bad)
+
+
+# --- the spectrum kernel of strings ----------------------------------------------------------
+
+
+def test_spectrum_kernel_counts_pairs_of_equal_substrings_by_hand():
+    # "abcab": ab, bc, ca, ab; "cabx": ca, ab, bx -> ab 2x1 + ca 1x1 = 3
+    K = spectrum_kernel(["abcab", "cabx"], k=2)
+    np.testing.assert_array_equal(K, [[6.0, 3.0], [3.0, 3.0]])
+    # k = 1 counts letters: <(a:2, b:2, c:1), (x:1, y:1)> = 0
+    np.testing.assert_array_equal(spectrum_kernel(["abcab"], ["xy"], k=1), [[0.0]])
+    # a string shorter than k has a zero row
+    np.testing.assert_array_equal(spectrum_kernel(["ab", "abc"], k=3), [[0.0, 0.0], [0.0, 1.0]])
+
+
+@given(
+    st.lists(st.text(alphabet="ACGU", max_size=12), min_size=1, max_size=8),
+    st.integers(1, 4),
+)
+def test_spectrum_kernel_is_a_gram_matrix_of_brute_force_counts(strings, k):
+    # the definition, counted over all 4**k words: an independent inner product of counts
+    import itertools
+
+    words = ["".join(u) for u in itertools.product("ACGU", repeat=k)]
+
+    def count(s, u):
+        return sum(s[i : i + k] == u for i in range(len(s) - k + 1))
+
+    Phi = np.array([[count(s, u) for u in words] for s in strings], dtype=float)
+    K = spectrum_kernel(strings, k=k)
+    np.testing.assert_array_equal(K, Phi @ Phi.T)
+    assert np.linalg.eigvalsh(K)[0] >= -1e-9 * max(1.0, np.abs(K).max())
+
+
+def test_spectrum_kernel_rejects_bad_input():
+    with pytest.raises(ValueError, match=r"^S must be a list or tuple of strings"):
+        spectrum_kernel("ACGU")
+    with pytest.raises(ValueError, match=r"^S must contain at least one"):
+        spectrum_kernel([])
+    with pytest.raises(ValueError, match=r"^T must contain only strings"):
+        spectrum_kernel(["AC"], ["AC", 3])
+    for bad in (0, -1, 1.5, "2", True):
+        with pytest.raises(ValueError, match=r"^k must"):
+            spectrum_kernel(["ACGU"], k=bad)
+
+
+def test_spectrum_kernel_leaves_its_input_alone():
+    S = ["ACGU", "CGUA"]
+    spectrum_kernel(S, k=2)
+    assert S == ["ACGU", "CGUA"]

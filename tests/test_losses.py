@@ -14,6 +14,8 @@ from kernels_ref.losses import (
     huber_loss,
     logistic_loss,
     perceptron_loss,
+    population_minimiser,
+    scaled_epsilon_insensitive_loss,
     square_loss,
     squared_hinge_loss,
     zero_one_loss,
@@ -186,3 +188,64 @@ def test_inputs_are_not_modified(loss):
 def test_epsilon_insensitive_loss_with_zero_tube_is_the_absolute_loss():
     r = np.array([-2.0, -0.5, 0.0, 1.5])
     assert epsilon_insensitive_loss(r, 0.0).tolist() == [2.0, 0.5, 0.0, 1.5]
+
+
+# --- Valle Vidal's scaled residual and the third column of his table of losses ------------------
+
+
+@given(
+    st.floats(-50, 50),
+    st.floats(0, 5),
+    st.floats(0.01, 100),
+)
+def test_scaled_epsilon_insensitive_is_the_wider_tube_divided_by_sigma(r, eps, sigma):
+    # V_eps(r / sigma) = max(0, |r| - sigma eps) / sigma, written out by hand
+    expected = max(0.0, abs(r) - sigma * eps) / sigma
+    assert scaled_epsilon_insensitive_loss(r, eps, sigma) == pytest.approx(expected, abs=1e-12)
+
+
+def test_scaled_epsilon_insensitive_rejects_bad_sigma():
+    for bad in (0.0, -1.0, math.nan, math.inf):
+        with pytest.raises(ValueError, match=r"^sigma must"):
+            scaled_epsilon_insensitive_loss([1.0], 0.5, bad)
+    with pytest.raises(ValueError, match=r"^epsilon must"):
+        scaled_epsilon_insensitive_loss([1.0], -0.5, 1.0)
+
+
+def _expected_loss(loss, f, p):
+    """p l(f) + (1 - p) l(-f), the expected loss at a point with Pr(y = +1) = p."""
+    return p * loss(f) + (1 - p) * loss(-f)
+
+
+@pytest.mark.parametrize(
+    ("name", "loss"),
+    [
+        ("logistic", lambda z: np.log1p(np.exp(-z))),
+        ("square", lambda z: (1.0 - z) ** 2),
+        ("hinge", lambda z: np.maximum(0.0, 1.0 - z)),
+    ],
+)
+@pytest.mark.parametrize("p", [0.05, 0.2, 0.4, 0.6, 0.9])
+def test_population_minimiser_beats_every_score_of_a_fine_grid(name, loss, p):
+    # the expected loss at the closed form is no larger than at any f of a grid of step 1e-3
+    f_star = population_minimiser(name, p)
+    grid = np.linspace(-6.0, 6.0, 12001)
+    assert _expected_loss(loss, f_star, p) <= np.min(_expected_loss(loss, grid, p)) + 1e-12
+    # and the grid's best score is within one grid step of it
+    assert abs(grid[np.argmin(_expected_loss(loss, grid, p))] - f_star) <= 1e-3 + 1e-12
+
+
+def test_population_minimisers_at_hand_points():
+    assert population_minimiser("logistic", 0.5) == 0.0
+    assert population_minimiser("logistic", 0.8) == pytest.approx(math.log(4.0))
+    assert population_minimiser("square", 0.8) == pytest.approx(0.6)
+    assert population_minimiser("hinge", 0.4) == -1.0
+    assert population_minimiser("logistic", 1.0) == math.inf
+
+
+def test_population_minimiser_rejects_bad_input():
+    with pytest.raises(ValueError, match=r"^loss must be one of"):
+        population_minimiser("huber", 0.5)
+    for bad in (-0.1, 1.5, math.nan):
+        with pytest.raises(ValueError, match=r"^p (must|contains)"):
+            population_minimiser("square", [0.5, bad])  # a clear message naming p

@@ -14,6 +14,7 @@ from kernels_ref.kernels import gaussian_kernel, linear_kernel, polynomial_kerne
 from kernels_ref.perceptron import (
     PerceptronDualResult,
     PerceptronPrimalResult,
+    hyperplane_distance,
     perceptron_criterion,
     perceptron_criterion_gradient,
     perceptron_dual,
@@ -344,3 +345,47 @@ def test_inputs_are_not_modified():
     perceptron_criterion_gradient(np.array([1.0]), 0.0, X, y)
     assert np.array_equal(X, X1) and np.array_equal(y, Y1) and np.array_equal(K, K_copy)
     assert np.array_equal(res.alpha, alpha)
+
+
+# --- the distance to a hyperplane ------------------------------------------------------------
+
+
+@given(
+    arrays(float, (5, 3), elements=st.floats(-10, 10)),
+    arrays(float, 3, elements=st.floats(-10, 10)),
+    st.floats(-10, 10),
+)
+def test_hyperplane_distance_is_the_distance_to_the_orthogonal_projection(X, w, b):
+    assume(np.linalg.norm(w) > 1e-3)
+    d = hyperplane_distance(X, w, b)
+    # the projection p = x - (w.x + b) w / |w|^2 lies on H, and |x - p| is the distance
+    P = X - np.outer((X @ w + b) / (w @ w), w)
+    np.testing.assert_allclose(np.abs(P @ w + b), 0.0, atol=1e-9 * (1 + np.abs(X).max()) * 10)
+    np.testing.assert_allclose(d, np.linalg.norm(X - P, axis=1), atol=1e-9)
+    # no point of H is closer: move p along a direction orthogonal to w
+    v = np.cross(w, [1.0, 2.0, 3.0])
+    if np.linalg.norm(v) > 1e-6:
+        Q = P + 0.5 * v / np.linalg.norm(v)
+        assert np.all(np.linalg.norm(X - Q, axis=1) >= d - 1e-9)
+
+
+def test_hyperplane_distance_of_the_origin_is_abs_b_over_norm_w():
+    # Rousseau: |b| / ||w||; the 3-4-5 triangle gives exact numbers
+    assert hyperplane_distance([[0.0, 0.0]], [3.0, 4.0], -10.0)[0] == 2.0
+    assert hyperplane_distance([[0.0, 0.0]], [3.0, 4.0], -10.0, signed=True)[0] == -2.0
+    # scaling (w, b) leaves the hyperplane and the distances unchanged
+    X = np.array([[1.0, 2.0], [-3.0, 0.5]])
+    np.testing.assert_allclose(
+        hyperplane_distance(X, [3.0, 4.0], -10.0), hyperplane_distance(X, [6.0, 8.0], -20.0)
+    )
+
+
+def test_hyperplane_distance_rejects_bad_input():
+    with pytest.raises(ValueError, match=r"^w must not be zero"):
+        hyperplane_distance([[1.0, 2.0]], [0.0, 0.0], 1.0)
+    with pytest.raises(ValueError, match=r"^w "):
+        hyperplane_distance([[1.0, 2.0]], [1.0, 2.0, 3.0], 1.0)
+    with pytest.raises(ValueError, match=r"^b must"):
+        hyperplane_distance([[1.0, 2.0]], [1.0, 2.0], np.nan)
+    with pytest.raises(TypeError, match=r"^signed must be a bool"):
+        hyperplane_distance([[1.0, 2.0]], [1.0, 2.0], 1.0, signed=1)
