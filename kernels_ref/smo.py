@@ -653,9 +653,9 @@ def _smo(
             break
         if finisher and finisher.enabled:
             violation = finisher.attempt()
-            if violation <= tol or finisher.roundoff is not None:
+            if violation <= tol or finisher.stalled:
                 break
-    if finisher and finisher.roundoff is not None and violation > tol:
+    if finisher and finisher.stalled and violation > tol:
         _warn_roundoff(violation, tol, finisher.roundoff)
     else:
         _warn_if_not_converged(violation, tol, max_iter)
@@ -673,8 +673,10 @@ def _smo(
 ITER_NS, ITER_NS_PER_VAR = 4000.0, 1.5
 GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 1.5e5
 
-#: Refinement steps of the solve of one face.
+#: Refinement steps of the solve of one face; attempts in a row ending at the round-off level
+#: of v (above tol) that stop the run.
 FINISH_REFINE = 6
+STALLS = 3
 
 
 class _Finisher:
@@ -701,7 +703,8 @@ class _Finisher:
         self.enabled = True
         f = int(np.count_nonzero((act.alpha > 0.0) & (act.alpha < act.C_all)))
         self.allowance = max(2.0 * self._face_cost(max(f, 100)), 1e6)  # ns
-        self.roundoff = None  # set when the finish stalls at the round-off level of v
+        self.roundoff = None  # the round-off level of v where the finish last stalled
+        self.stalls = 0  # attempts in a row that stalled there
 
     def _face_cost(self, f):
         return GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + GEMV_NS * self.act.n**2
@@ -717,7 +720,7 @@ class _Finisher:
         act, tol = self.act, self.tol
         alpha, C, y = act.alpha, act.C_all, act.y_all
         budget = self.allowance
-        free, face, roundoff = _free_set(act), None, None
+        free, face, roundoff, stalled = _free_set(act), None, None, False
         while len(free):
             if face is None:
                 budget -= self._face_cost(len(free))
@@ -764,15 +767,24 @@ class _Finisher:
                 budget -= 2.0 * GEMV_NS * act.n**2
             released = _violators(act, face.free[~face.fixed], max(tol, roundoff))
             if len(released) == 0:
-                if gap <= 4.0 * roundoff:  # optimal as far as double precision can tell
-                    self.roundoff = roundoff
+                # tol far below what v can tell (the level is an upper estimate: SMO alone
+                # reaches tol = 1e-12 at a level of 5e-12)
+                if tol < 0.1 * roundoff and gap <= 4.0 * roundoff:
+                    self.roundoff, stalled = roundoff, True
                 break
             free, face = np.union1d(face.free[~face.fixed], released), None
         act.reset()
         violation = act.gap(act.two)
         if violation > tol:
             self.allowance *= 2.0
+        # SMO may still get below tol by the luck of round-off: the run stops at the third
+        # attempt in a row that ends at the round-off level
+        self.stalls = self.stalls + 1 if stalled and violation > tol else 0
         return violation
+
+    @property
+    def stalled(self):
+        return self.stalls >= STALLS
 
 
 class _Face:
