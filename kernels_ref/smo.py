@@ -671,12 +671,15 @@ def _smo(
 #: and spends ROUND_NS per entry of the block, plus ROUND_FIXED_NS, on one face (triangular
 #: solves, products, and about 40 NumPy calls).
 ITER_NS, ITER_NS_PER_VAR = 4000.0, 1.5
-GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 1.5e5
+GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 5e4
 
-#: Refinement steps of the solve of one face; attempts in a row ending at the round-off level
-#: of v (above tol) that stop the run.
+#: Refinement steps of the solve of one face; variables fixed on a factored face before the
+#: face is factored anew without them (the constraints e_j = 0 cost O(k^2 f) per solve).
 FINISH_REFINE = 6
-STALLS = 3
+FIXED_MAX = 64
+
+#: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky.
+EIGH_MAX = 1000
 
 
 class _Finisher:
@@ -703,11 +706,12 @@ class _Finisher:
         self.enabled = True
         f = int(np.count_nonzero((act.alpha > 0.0) & (act.alpha < act.C_all)))
         self.allowance = max(2.0 * self._face_cost(max(f, 100)), 1e6)  # ns
-        self.roundoff = None  # the round-off level of v where the finish last stalled
-        self.stalls = 0  # attempts in a row that stalled there
+        self.stalled = False  # the run ended at the round-off level of v, far above tol
+        self.roundoff = None  # that level
 
     def _face_cost(self, f):
-        return GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + GEMV_NS * self.act.n**2
+        flops = 4.0 * f**3 if f <= EIGH_MAX else f**3 / 3.0  # eigh or Cholesky
+        return GATHER_NS * f**2 + FLOP_NS * flops + GEMV_NS * self.act.n**2
 
     def chunk(self):
         """SMO iterations worth twice the allowance of the next attempt."""
@@ -720,7 +724,7 @@ class _Finisher:
         act, tol = self.act, self.tol
         alpha, C, y = act.alpha, act.C_all, act.y_all
         budget = self.allowance
-        free, face, roundoff, stalled = _free_set(act), None, None, False
+        free, face, roundoff = _free_set(act), None, None
         while len(free):
             if face is None:
                 budget -= self._face_cost(len(free))
@@ -756,6 +760,8 @@ class _Finisher:
             act.v[index] -= t * Ke
             if np.any(blocked):  # fixed at their bound: the face shrinks
                 face.fix(np.flatnonzero(blocked))
+                if len(face.fixed_index) > FIXED_MAX:  # cheaper to factor the smaller face
+                    free, face = face.free[~face.fixed], None
                 continue
             act.reset()  # the minimiser on this face: is it the solution?
             budget -= GEMV_NS * act.n**2
@@ -770,21 +776,14 @@ class _Finisher:
                 # tol far below what v can tell (the level is an upper estimate: SMO alone
                 # reaches tol = 1e-12 at a level of 5e-12)
                 if tol < 0.1 * roundoff and gap <= 4.0 * roundoff:
-                    self.roundoff, stalled = roundoff, True
+                    self.roundoff, self.stalled = roundoff, True
                 break
             free, face = np.union1d(face.free[~face.fixed], released), None
         act.reset()
         violation = act.gap(act.two)
         if violation > tol:
             self.allowance *= 2.0
-        # SMO may still get below tol by the luck of round-off: the run stops at the third
-        # attempt in a row that ends at the round-off level
-        self.stalls = self.stalls + 1 if stalled and violation > tol else 0
         return violation
-
-    @property
-    def stalled(self):
-        return self.stalls >= STALLS
 
 
 class _Face:
@@ -794,28 +793,49 @@ class _Face:
     :math:`a^\top e = 0` (:func:`_constraint_rows`), and every variable fixed at a bound
     since the factorisation, :math:`e_j = 0`: fixing one costs one more solve with the factor,
     not a new factorisation.
+
+    The solves are with :math:`K_{FF} + \mu I`, :math:`\mu = 10^{-10}\max_t K_{tt}`, which
+    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). A block of
+    up to :data:`EIGH_MAX` variables is factored by ``eigh`` (:math:`K_{FF} = U\Lambda
+    U^\top`; a solve is two products, :math:`U(\Lambda + \mu I)^{-1}U^\top b`, where the
+    face needs dozens of solves); a larger one by Cholesky (a solve is two blocked triangular
+    solves). Either raises ``LinAlgError`` when :math:`K_{FF}` is not PSD beyond
+    :math:`\mu`.
     """
 
     def __init__(self, act, free):
         self.free = free
         f = len(free)
         self.KFF = _submatrix(act.K, free)
-        # K_FF + mu I has a Cholesky factor even when K_FF is singular (a low-rank kernel)
         self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), np.finfo(float).tiny)
-        H = self.KFF.copy()
-        H.flat[:: f + 1] += self.mu
-        self.L = np.linalg.cholesky(H)
+        if f <= EIGH_MAX:
+            w, self.U = np.linalg.eigh(self.KFF)
+            if not w[0] + self.mu > 0.0:
+                raise np.linalg.LinAlgError("K_FF is not positive semi-definite")
+            self.scale = 1.0 / (w + self.mu)
+            self.L = None
+        else:
+            H = self.KFF.copy()
+            H.flat[:: f + 1] += self.mu
+            self.L = np.linalg.cholesky(H)
         self.rows = _constraint_rows(act, free)
-        self.W_rows = solve_cholesky(self.L, self.rows.T)
+        self.W_rows = self.solve(self.rows.T)
         self.fixed = np.zeros(f, dtype=bool)
         self.fixed_index, self.W_fixed = [], np.zeros((f, 0))
+
+    def solve(self, B):
+        r""":math:`(K_{FF} + \mu I)^{-1} B` with the factor, for B of shape (f,) or (f, k)."""
+        if self.L is not None:
+            return solve_cholesky(self.L, B)
+        scale = self.scale if B.ndim == 1 else self.scale[:, None]
+        return self.U @ (scale * (self.U.T @ B))
 
     def fix(self, j):
         self.fixed[j] = True
         self.fixed_index.extend(j.tolist())
         units = np.zeros((len(self.free), len(j)))
         units[j, np.arange(len(j))] = 1.0
-        self.W_fixed = np.hstack([self.W_fixed, solve_cholesky(self.L, units)])
+        self.W_fixed = np.hstack([self.W_fixed, self.solve(units)])
 
     def newton(self, vF, tol):
         r"""The minimiser :math:`e` of :math:`\tfrac12 e^\top K_{FF} e - v_F^\top e` subject
@@ -841,7 +861,7 @@ class _Face:
         r1, r2 = vF.copy(), np.zeros(len(A))
         best = np.inf
         for _ in range(FINISH_REFINE):
-            u = solve_cholesky(self.L, r1)
+            u = self.solve(r1)
             dl = np.linalg.solve(S, A @ u - r2) if len(A) else lam
             e += u - W @ dl
             lam += dl
