@@ -1088,8 +1088,11 @@ def _unbounded(detail):
 def _iterate(act, tol, n_iter, max_iter, two, shrinking):
     """SMO iterations on the active set until it meets the stopping rule; return n_iter.
 
-    The hot loop: eleven vectorised calls per iteration (twelve without a constant diagonal,
-    more for the two-constraint variant) on arrays of the active size, and a few scalar
+    LIBSVM's ``Solver::Solve`` loop: every ``period`` iterations shrink (or unshrink); then
+    select a pair (:func:`_select_pair`, or :func:`_select_pair_nu` for the two-constraint
+    variant) and update it (:func:`_update_pair`). The steps are closures over the working
+    arrays of the active set, bound again when it changes: the hot loop reads locals, about a
+    dozen vectorised calls per iteration on arrays of the active size and a few scalar
     operations on Python floats.
     """
     # Unshrink (all variables back, fresh gradient) when m - M first falls below each rung of
@@ -1098,15 +1101,13 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
     # converge on the wrong subproblem meanwhile.
     threshold = act.threshold  # max(10 tol, 1e-2) at the start of a run
     counter = period = min(act.n, 1000)
-    negative = -1e-9 * act.kmax  # a curvature below this is not round-off
     rebind = True
     while n_iter < max_iter:
-        if rebind:  # (re)bind the working arrays after a change of active set
-            Ka, v, half, pos, pen_up, den = act.Ka, act.v, act.half, act.pos, act.pen_up, act.den
-            a, ya, Ca, unit = act.a, act.y, act.C, act.unit
-            half_l, den_low_l, tau = act.half_list, act.den_low_list, act.tau
+        if rebind:  # (re)bind the steps to the working arrays after a change of active set
             size = act.size
-            buf_b, buf_a, buf_s = np.empty(size), np.empty(size), np.empty(size)
+            buffers = np.empty(size), np.empty(size), np.empty(size)
+            select = (_select_pair_nu if two else _select_pair)(act, tol, buffers)
+            update = _update_pair(act, buffers)
             rebind = False
         counter -= 1
         if counter == 0:
@@ -1123,50 +1124,112 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
                 rebind = act.size != size
                 if rebind:
                     continue
+        i, j, b = select()
+        if j < 0:  # m - M <= tol on the active set
+            if act.size == act.n:
+                break
+            act.restore()  # converged on the active set only: check all variables
+            rebind = True
+            continue
+        update(i, j, b)
+        n_iter += 1
+        act.fresh = False
+    act.write_back()
+    act.threshold = threshold
+    return n_iter
 
-        # --- working-set selection (WSS 2 of Fan, Chen & Lin 2005) ---
+
+def _select_pair(act, tol, buffers):
+    r"""The step "select a pair" (WSS 2 of Fan, Chen & Lin 2005) on the active set.
+
+    Returns ``select()``, which gives :math:`(i, j, b_{ij})` with :math:`i = \arg\max_{I_{up}}
+    v_t` and :math:`j` of the largest :math:`b_{it}^2 / a_{it}`, or :math:`j = -1` when
+    :math:`m - M \le` ``tol`` on the active set (:func:`_pick_j`).
+    """
+    Ka, v, pen_up, den = act.Ka, act.v, act.pen_up, act.den
+    half_l, unit = act.half_list, act.unit
+    buf_b, buf_a, buf_s = buffers
+
+    def select():
         np.add(v, pen_up, out=buf_s)  # v_t on I_up, -inf elsewhere
-        if not two:
-            i = int(buf_s.argmax())
-            np.subtract(buf_s[i], v, out=buf_b)  # b_it = v_i - v_t
-            np.subtract(den, Ka[i], out=buf_a)  # a_it / 2 on I_low, +inf elsewhere
-            if not unit:
-                buf_a += half_l[i]
-        else:  # one i per class; each t is paired with the i of its class
-            ip = int(np.where(pos, buf_s, -np.inf).argmax())
-            ineg = int(np.where(pos, -np.inf, buf_s).argmax())
-            # a class with no variable in I_up has m = -inf (argmax of all -inf is index 0,
-            # which may lie in the other class: never pair across the classes)
-            m_pos = buf_s[ip] if pos[ip] else -np.inf
-            m_neg = buf_s[ineg] if not pos[ineg] else -np.inf
-            np.subtract(np.where(pos, m_pos, m_neg), v, out=buf_b)
-            np.subtract(den, np.where(pos, Ka[ip], Ka[ineg]), out=buf_a)
-            if not unit:
-                buf_a += np.where(pos, half[ip], half[ineg])
-        np.maximum(buf_b, 0.0, out=buf_b)  # keep b_it > 0
-        np.divide(buf_b, buf_a, out=buf_s)
-        buf_s *= buf_b  # b_it^2 / a_it, 0 outside I_low
-        j = int(buf_s.argmax())
-        b = buf_b.item(j)
-        if b <= tol or not buf_s.item(j) > 0.0:
-            low = den < np.inf
-            gap = float(np.max(buf_b, where=low, initial=0.0))
-            if gap <= tol:  # m - M <= tol on the active set
-                if act.size == act.n:
-                    break
-                act.restore()  # converged on the active set only: check all variables
-                rebind = True
-                continue
-            if not buf_s.item(j) > 0.0:
-                # No positive score (K not PSD): take the maximal violating pair instead
-                # (first-order choice). A pair with 0 < b_ij <= tol still decreases F: it is
-                # taken, as in LIBSVM.
-                j = int(np.where(low, buf_b, -1.0).argmax())
-                b = buf_b.item(j)
-        if two:
-            i = ip if pos[j] else ineg
+        i = int(buf_s.argmax())
+        np.subtract(buf_s[i], v, out=buf_b)  # b_it = v_i - v_t
+        np.subtract(den, Ka[i], out=buf_a)  # a_it / 2 on I_low, +inf elsewhere
+        if not unit:
+            np.add(buf_a, half_l[i], out=buf_a)
+        j, b = _pick_j(buffers, den, tol)
+        return i, j, b
 
-        # --- update of the pair: alpha_i += y_i d, alpha_j -= y_j d ---
+    return select
+
+
+def _select_pair_nu(act, tol, buffers):
+    r"""The two-constraint variant of "select a pair" (LIBSVM's ``Solver_NU``): one
+    :math:`i` per class, each :math:`t` scored against the :math:`i` of its class, so that the
+    pair stays in one class and both class sums are kept."""
+    Ka, v, pen_up, den, pos, half = act.Ka, act.v, act.pen_up, act.den, act.pos, act.half
+    unit = act.unit
+    buf_b, buf_a, buf_s = buffers
+
+    def select():
+        np.add(v, pen_up, out=buf_s)  # v_t on I_up, -inf elsewhere
+        ip = int(np.where(pos, buf_s, -np.inf).argmax())
+        ineg = int(np.where(pos, -np.inf, buf_s).argmax())
+        # a class with no variable in I_up has m = -inf (argmax of all -inf is index 0,
+        # which may lie in the other class: never pair across the classes)
+        m_pos = buf_s[ip] if pos[ip] else -np.inf
+        m_neg = buf_s[ineg] if not pos[ineg] else -np.inf
+        np.subtract(np.where(pos, m_pos, m_neg), v, out=buf_b)
+        np.subtract(den, np.where(pos, Ka[ip], Ka[ineg]), out=buf_a)
+        if not unit:
+            np.add(buf_a, np.where(pos, half[ip], half[ineg]), out=buf_a)
+        j, b = _pick_j(buffers, den, tol)
+        return (ip if pos[j] else ineg), j, b
+
+    return select
+
+
+def _pick_j(buffers, den, tol):
+    r"""The :math:`j` of WSS 2 from :math:`b_{it}` and :math:`a_{it}/2` (in ``buffers``):
+    :math:`(j, b_{ij})`, or :math:`(-1, m - M)` when :math:`m - M \le` ``tol``.
+
+    A pair with :math:`0 < b_{ij} \le` ``tol`` < :math:`m - M` still decreases :math:`F`: it
+    is taken, as in LIBSVM. With no positive score (:math:`K` not PSD) the maximal violating
+    pair is taken instead (the first-order choice).
+    """
+    buf_b, buf_a, buf_s = buffers
+    np.maximum(buf_b, 0.0, out=buf_b)  # keep b_it > 0
+    np.divide(buf_b, buf_a, out=buf_s)
+    buf_s *= buf_b  # b_it^2 / a_it, 0 outside I_low
+    j = int(buf_s.argmax())
+    b = buf_b.item(j)
+    if b <= tol or not buf_s.item(j) > 0.0:
+        low = den < np.inf
+        gap = float(np.max(buf_b, where=low, initial=0.0))
+        if gap <= tol:
+            return -1, gap
+        if not buf_s.item(j) > 0.0:
+            j = int(np.where(low, buf_b, -1.0).argmax())
+            b = buf_b.item(j)
+    return j, b
+
+
+def _update_pair(act, buffers):
+    r"""The step "update the pair" on the active set: returns ``update(i, j, b)``.
+
+    :math:`\alpha_i \mathrel{+}= y_i\delta`, :math:`\alpha_j \mathrel{-}= y_j\delta` with
+    :math:`\delta = \min(b_{ij}/\bar a_{ij}, \bar C_i, \bar C_j)`, a variable that reaches
+    its bound set to it exactly, :math:`v \leftarrow v - \delta(\tilde K_{i\cdot} -
+    \tilde K_{j\cdot})`, and the masks of :math:`I_{up}`, :math:`I_{low}` of the pair. A
+    non-finite step, a negative curvature with no bound in the way, or an overflow raise.
+    """
+    Ka, v, pen_up, den = act.Ka, act.v, act.pen_up, act.den
+    a, ya, Ca = act.a, act.y, act.C
+    half_l, den_low_l, tau = act.half_list, act.den_low_list, act.tau
+    negative = -1e-9 * act.kmax  # a curvature below this is not round-off
+    buf_a = buffers[1]
+
+    def update(i, j, b):
         Ki, Kj = Ka[i], Ka[j]
         yi, yj, ai, aj = ya[i], ya[j], a[i], a[j]
         aij = 2.0 * (half_l[i] + half_l[j] - Ki.item(j))
@@ -1186,11 +1249,11 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         ai = (Ca[i] if yi > 0 else 0.0) if d == room_i else ai + yi * d
         aj = (0.0 if yj > 0 else Ca[j]) if d == room_j else aj - yj * d
         if not abs(ai) + abs(aj) < INF:  # overflow: alpha grows without bound
-            raise _unbounded(f"alpha overflows after {n_iter} iterations")
+            raise _unbounded("alpha overflows")
         a[i], a[j] = ai, aj
         np.subtract(Ki, Kj, out=buf_a)
-        buf_a *= d
-        v -= buf_a
+        np.multiply(buf_a, d, out=buf_a)
+        np.subtract(v, buf_a, out=v)  # the closure's arrays are updated in place
         # the masks of the pair: I_up (alpha may move along y_t), I_low (along -y_t)
         below, above = ai < Ca[i], ai > 0.0
         pen_up[i] = 0.0 if (below if yi > 0 else above) else -INF
@@ -1198,8 +1261,5 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
         below, above = aj < Ca[j], aj > 0.0
         pen_up[j] = 0.0 if (below if yj > 0 else above) else -INF
         den[j] = den_low_l[j] if (above if yj > 0 else below) else INF
-        n_iter += 1
-        act.fresh = False
-    act.write_back()
-    act.threshold = threshold
-    return n_iter
+
+    return update
