@@ -301,13 +301,15 @@ def population_minimiser(loss, p):
     :math:`\Pr(y = +1 \mid x) = p`.
 
     .. math::
-        f^*(p) = \arg\min_{f \in \mathbb R}\ p\,\ell(f) + (1 - p)\,\ell(-f) =
-        \begin{cases}
-        \log \dfrac{p}{1 - p} & \ell(z) = \log(1 + e^{-z}) \ \text{(logistic)}, \\[1ex]
-        p - (1 - p) = 2p - 1 & \ell(z) = (1 - z)^2 \ \text{(square)}, \\[1ex]
-        +1 \text{ if } p \ge \tfrac12, \ -1 \text{ otherwise} & \ell(z) = (1 - z)_+
-        \ \text{(hinge)}.
-        \end{cases}
+        f^*(p) = \arg\min_{f \in \mathbb R}\ p\,\ell(f) + (1 - p)\,\ell(-f):
+
+    .. math::
+        \begin{aligned}
+        &\text{logistic } \log(1 + e^{-z}): && f^* = \log \tfrac{p}{1 - p},\\
+        &\text{square } (1 - z)^2: && f^* = 2p - 1,\\
+        &\text{hinge } (1 - z)_+: && f^* = \operatorname{sign}(p - \tfrac12)
+        \ (+1 \text{ at } p = \tfrac12).
+        \end{aligned}
 
     Source: Valle Vidal (2009), "Tabla: Comparación de funciones de pérdida", third column
     (Hastie, Tibshirani & Friedman, Table 12.1): log-odds, :math:`\Pr(+1) - \Pr(-1)`, and the

@@ -722,7 +722,6 @@ class _Finisher:
         """One attempt from the point of ``act`` (every variable active, v fresh); return the
         violation m - M of the point it leaves there (v recomputed afresh)."""
         act, tol = self.act, self.tol
-        alpha, C, y = act.alpha, act.C_all, act.y_all
         budget = self.allowance
         free, face, roundoff = _free_set(act), None, None
         while len(free):
@@ -739,27 +738,10 @@ class _Finisher:
             if budget < 0.0:
                 break
             e, Ke = face.newton(act.v[face.free], tol)
-            vF = act.v[face.free]
-            descent, curvature = float(vF @ e), float(e @ Ke)  # -g^T d and d^T Q d
-            if not descent > 0.0:
+            step = _face_step(act, face, e, Ke)
+            if step is None:  # no descent, or unbounded along e (SMO will prove it)
                 break
-            index = face.free
-            d = y[index] * e
-            end = np.where(d > 0.0, C[index], 0.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(d != 0.0, (end - alpha[index]) / d, np.inf)
-            t_line = descent / curvature if curvature > 0.0 else np.inf
-            t = min(float(ratio.min()), t_line)
-            if not t < np.inf:  # unbounded along e: SMO will prove it
-                break
-            blocked = (ratio == t) & (t < t_line)
-            alpha[index] = np.clip(np.where(blocked, end, alpha[index] + t * d), 0.0, C[index])
-            if isinstance(act.K, AugmentedGram):  # the extras keep y^T alpha
-                s = alpha[-2] - alpha[-1] - t * float(e.sum())
-                alpha[-2], alpha[-1] = max(s, 0.0), max(-s, 0.0)
-            act.v[index] -= t * Ke
-            if np.any(blocked):  # fixed at their bound: the face shrinks
-                face.fix(np.flatnonzero(blocked))
+            if step:  # variables fixed at their bound: the face shrinks
                 if len(face.fixed_index) > FIXED_MAX:  # cheaper to factor the smaller face
                     free, face = face.free[~face.fixed], None
                 continue
@@ -784,6 +766,132 @@ class _Finisher:
         if violation > tol:
             self.allowance *= 2.0
         return violation
+
+
+def _face_step(act, face, e, Ke):
+    r"""Move the free variables of ``face`` along the face's minimiser ``e``; fix those that
+    meet a bound. Returns whether any did (the face shrank), or None when there is no step.
+
+    Two candidates, and the one with the lower objective is taken:
+
+    - the step to the minimiser along :math:`e`, :math:`t^* = v_F^\top e / e^\top K_{FF} e`,
+      stopped at the first bound met (one variable fixed);
+    - the projected step: the point of the box and of the equality constraints nearest to
+      :math:`t^* e` (:func:`_projection`), which fixes every variable it clips at once, where
+      the first step fixes one per face (Bertsekas' projected Newton step).
+    """
+    alpha, C, y = act.alpha, act.C_all, act.y_all
+    index, vF = face.free, act.v[face.free]
+    descent, curvature = float(vF @ e), float(e @ Ke)  # -g^T d and d^T Q d
+    if not descent > 0.0:
+        return None
+    d = y[index] * e
+    end = np.where(d > 0.0, C[index], 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(d != 0.0, (end - alpha[index]) / d, np.inf)
+    t_line = descent / curvature if curvature > 0.0 else np.inf
+    t = min(float(ratio.min()), t_line)
+    if not t < np.inf:
+        return None
+    blocked = (ratio == t) & (t < t_line)
+    if np.any(blocked) and t_line < np.inf:
+        # the box in the variables e: alpha + y e in [0, C]; fixed variables do not move
+        lo = np.where(y[index] > 0, -alpha[index], alpha[index] - C[index])
+        hi = np.where(y[index] > 0, C[index] - alpha[index], alpha[index])
+        lo[face.fixed] = hi[face.fixed] = 0.0
+        live = face.rows[:, ~face.fixed].any(axis=1)
+        p = _projection(t_line * e, lo, hi, live, face)
+        Kp = face.KFF @ p
+        # a target far beyond the box (a null direction of K_FF) is clipped in a precision
+        # that the constraints cannot afford: the projection must keep them to round-off
+        kept = np.max(np.abs(face.rows[live] @ p), initial=0.0) <= 1e-12 * float(np.abs(p).sum())
+        if kept and -float(vF @ p) + 0.5 * float(p @ Kp) < -t * descent + 0.5 * t * t * curvature:
+            clipped = ((p == lo) | (p == hi)) & ~face.fixed
+            new = alpha[index] + y[index] * p
+            bound = np.where((p == hi) == (y[index] > 0), C[index], 0.0)
+            alpha[index] = np.clip(np.where(clipped, bound, new), 0.0, C[index])
+            _balance_extras(act, float(p.sum()))
+            act.v[index] -= Kp
+            face.fix(np.flatnonzero(clipped))
+            return True
+    alpha[index] = np.clip(np.where(blocked, end, alpha[index] + t * d), 0.0, C[index])
+    _balance_extras(act, t * float(e.sum()))
+    act.v[index] -= t * Ke
+    if np.any(blocked):
+        face.fix(np.flatnonzero(blocked))
+    return bool(np.any(blocked))
+
+
+def _balance_extras(act, moved):
+    """Keep y^T alpha after the variables of a face moved y^T alpha by ``moved``: the two extra
+    variables of an :class:`AugmentedGram` absorb it (nothing to do otherwise)."""
+    if isinstance(act.K, AugmentedGram):
+        alpha = act.alpha
+        s = alpha[-2] - alpha[-1] - moved
+        alpha[-2], alpha[-1] = max(s, 0.0), max(-s, 0.0)
+
+
+def _projection(target, lo, hi, live, face):
+    r"""The point :math:`e` of :math:`\{lo \le e \le hi,\ a^\top e = 0\}` (the live
+    constraint rows ``a`` of ``face``, 0/1 on disjoint groups) nearest to ``target``:
+    :math:`e = \mathrm{clip}(\text{target} - s_g, lo, hi)` on each group :math:`g`, with
+    the shift :math:`s_g` that meets its constraint (:func:`_shift`)."""
+    e = np.clip(target, lo, hi)
+    for row in face.rows[live].astype(bool):
+        moving = row & ~face.fixed
+        e[moving] = np.clip(
+            target[moving] - _shift(target[moving], lo[moving], hi[moving]),
+            lo[moving],
+            hi[moving],
+        )
+    return e
+
+
+def _shift(t, lo, hi):
+    r"""The :math:`s` with :math:`\phi(s) = \sum_i \mathrm{clip}(t_i - s, lo_i, hi_i) = 0`,
+    given :math:`lo_i < hi_i` and :math:`\sum lo \le 0 \le \sum hi`.
+
+    :math:`\phi` is continuous, non-increasing and piecewise linear, with breakpoints
+    :math:`t_i - hi_i` and :math:`t_i - lo_i`: it is evaluated at all of them at once (sorted
+    breakpoints and cumulative sums), and :math:`s` is solved for exactly on the piece where
+    :math:`\phi` changes sign.
+    """
+    # An infinite bound (C = inf) is never met by t_i - s at the root, |s| <= max|t| + max|lo|
+    # or max|hi|: a finite one beyond that reach gives the same root.
+    reach = (
+        4.0
+        * (
+            np.max(np.abs(t))
+            + np.max(
+                np.abs(np.concatenate([lo, hi])),
+                where=np.isfinite(np.concatenate([lo, hi])),
+                initial=0.0,
+            )
+        )
+        + 1.0
+    )
+    lo, hi = np.maximum(lo, -reach), np.minimum(hi, reach)
+    a, b = t - hi, t - lo  # s <= a_i: the term is hi_i; s >= b_i: lo_i; between: t_i - s
+    ia, ib = np.argsort(a), np.argsort(b)
+    A, B = a[ia], b[ib]
+    hi_suffix = np.append(np.cumsum(hi[ia][::-1])[::-1], 0.0)
+    t_suffix = np.append(np.cumsum(t[ia][::-1])[::-1], 0.0)
+    lo_prefix = np.insert(np.cumsum(lo[ib]), 0, 0.0)
+    t_prefix = np.insert(np.cumsum(t[ib]), 0, 0.0)
+    S = np.sort(np.concatenate([A, B]))
+    ku = np.searchsorted(A, S, side="left")  # terms at hi: a_i >= s, from ku on
+    kl = np.searchsorted(B, S, side="right")  # terms at lo: b_i <= s, the first kl
+    n_mid = len(t) - (len(t) - ku) - kl
+    phi = hi_suffix[ku] + lo_prefix[kl] + (t.sum() - t_suffix[ku] - t_prefix[kl]) - S * n_mid
+    k = int(np.argmax(phi <= 0.0))  # phi(S[k - 1]) > 0 >= phi(S[k])
+    if k == 0:
+        return float(S[0])
+    s = 0.5 * (S[k - 1] + S[k])  # the piece: which terms are clipped
+    up, down = a >= s, b <= s
+    mid = ~(up | down)
+    if not np.any(mid):
+        return s
+    return float((hi[up].sum() + lo[down].sum() + t[mid].sum()) / np.count_nonzero(mid))
 
 
 class _Face:
