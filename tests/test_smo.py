@@ -853,3 +853,44 @@ def test_a_tol_below_the_round_off_of_v_stops_with_a_warning_that_says_so():
     assert res.violation <= 4 * level
     # The same point meets a tol above the round-off level: SMO's certificate at 1e-6.
     assert independent_violation(K, y, -np.ones(300), 100.0, res.alpha) <= 1e-6
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(1, 12),
+    scale=st.sampled_from([1e-3, 1.0, 1e3]),
+    infinite=st.booleans(),
+)
+def test_the_shift_of_the_projection_meets_its_constraint(seed, n, scale, infinite):
+    # sum_i clip(t_i - s, lo_i, hi_i) = 0, with lo < 0 < hi (the current point, e = 0, is
+    # feasible) and, with C = inf, infinite upper bounds
+    rng = np.random.default_rng(seed)
+    lo, hi = -rng.random(n) - 0.01, rng.random(n) + 0.01
+    if infinite:
+        hi[rng.random(n) < 0.5] = np.inf
+    t = scale * rng.standard_normal(n)
+    s = smo_module._shift(t, lo, hi)
+    assert abs(np.clip(t - s, lo, hi).sum()) <= 1e-12 * (1.0 + np.abs(t).sum())
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_projection_of_the_finish_is_the_nearest_feasible_point(seed):
+    # argmin |e - target|^2 s.t. lo <= e <= hi and the sum of e over each group is 0, solved by
+    # cvxpy: the same point
+    rng = np.random.default_rng(seed)
+    n = 10
+    lo, hi = -rng.random(n) * 2, rng.random(n) * 2
+    target = 3.0 * rng.standard_normal(n)
+    groups = np.zeros((2, n))
+    groups[0, :6], groups[1, 6:] = 1.0, 1.0
+    face = type("Face", (), {"rows": groups, "fixed": np.zeros(n, dtype=bool)})()
+    e = smo_module._projection(target, lo, hi, np.ones(2, dtype=bool), face)
+    x = cp.Variable(n)
+    problem = cp.Problem(
+        cp.Minimize(cp.sum_squares(x - target)), [x >= lo, x <= hi, groups @ x == 0]
+    )
+    problem.solve(solver=cp.CLARABEL)
+    np.testing.assert_allclose(e, x.value, atol=1e-5)  # cvxpy's own tolerance
+    assert np.sum((e - target) ** 2) <= problem.value + 1e-9  # and no farther than its point
+    assert np.all(e >= lo) and np.all(e <= hi)
+    np.testing.assert_allclose(groups @ e, 0.0, atol=1e-12)
