@@ -44,7 +44,18 @@ and nothing of size :math:`n \times n` is formed. Shrinking (Joachims 1999; Chan
 block is copied once into a contiguous array, so that later rows stay contiguous. The
 gradient of the removed variables is reconstructed by one matrix-vector product when they
 come back, and at the end, so the returned gradient and violation are exact, not the result
-of accumulated updates.
+of accumulated updates. The loop is LIBSVM's ``Solver`` in named steps: select a pair
+(:func:`_select_pair`; the two-constraint variant is :func:`_select_pair_nu`), update it
+(:func:`_update_pair`), shrink (:meth:`_ActiveSet.shrink`).
+
+The second-order finish. SMO is a first-order method: on an ill-conditioned problem (an
+unscaled polynomial kernel, a raw low-rank linear kernel, a large :math:`C`) :math:`m - M`
+falls linearly at a slow rate, and each step costs a few microseconds of NumPy calls. Between
+chunks of SMO, :class:`_Finisher` guesses the active set from the iterate and solves the
+problem on its face, the KKT system of the free block (a Newton step: the objective is
+quadratic), with steps to the boundary and projected steps when the guess is wrong (a primal
+active-set method). Its point ends the run only if :math:`m - M \le \varepsilon` on all
+variables, the certificate of SMO's own stopping rule; otherwise SMO resumes from it.
 """
 
 import warnings
