@@ -735,6 +735,7 @@ class _Finisher:
         act, tol = self.act, self.tol
         budget = self.allowance
         free, face, roundoff = _free_set(act), None, None
+        violation = act.gap(act.two)
         while len(free):
             if face is None:
                 budget -= self._face_cost(len(free))
@@ -758,7 +759,7 @@ class _Finisher:
                 continue
             act.reset()  # the minimiser on this face: is it the solution?
             budget -= GEMV_NS * act.n**2
-            gap = act.gap(act.two)
+            violation = gap = act.gap(act.two)
             if gap <= tol or budget < 0.0:
                 break
             if roundoff is None:
@@ -772,8 +773,9 @@ class _Finisher:
                     self.roundoff, self.stalled = roundoff, True
                 break
             free, face = np.union1d(face.free[~face.fixed], released), None
-        act.reset()
-        violation = act.gap(act.two)
+        if not act.fresh:  # the finish moved alpha: v afresh, and the violation from it
+            act.reset()
+            violation = act.gap(act.two)
         if violation > tol:
             self.allowance *= 2.0
         return violation
@@ -796,6 +798,7 @@ def _face_step(act, face, e, Ke):
     descent, curvature = float(vF @ e), float(e @ Ke)  # -g^T d and d^T Q d
     if not descent > 0.0:
         return None
+    act.fresh = False  # alpha moves below, and v with it by updates
     d = y[index] * e
     end = np.where(d > 0.0, C[index], 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
