@@ -1062,9 +1062,10 @@ def _warn_roundoff(violation, tol, roundoff):
     warnings.warn(
         f"SMO stopped at m - M = {violation:.3g} > tol = {tol:.3g}: the scores v = -y * (Q alpha"
         f" + p) are computed only to about {roundoff:.2g} in double precision for this Gram "
-        "matrix and alpha, and the point is optimal to that level. Pass a tol above it, or "
-        "scale the Gram matrix down (e.g. divide K by its largest diagonal entry; for a "
-        "C-SVM, multiply C by the same factor), for a run that ends with converged=True.",
+        "matrix and alpha (the terms of K (y * alpha) are that large, relative to the unit "
+        "round-off), and the point is optimal to that level. Pass a tol above it for a run "
+        "that ends with converged=True. (Dividing K by s and multiplying C by s solves the "
+        "same problem with alpha times s: v and its round-off stay the same.)",
         ConvergenceWarning,
         stacklevel=3,
     )
