@@ -654,6 +654,14 @@ def _smo(
         chunk = finisher.chunk() if finisher and finisher.enabled else max_iter
         n_iter = _iterate(act, tol, n_iter, min(max_iter, n_iter + chunk), two_constraints,
                           shrinking)  # fmt: skip
+        if n_iter == before + chunk < max_iter:  # the chunk ran out: time for the finish?
+            if finisher.affordable():  # only then all variables back (it unshrinks)
+                act.restore()
+                act.check_bounded()
+                violation = finisher.attempt()
+                if violation <= tol or finisher.stalled:
+                    break
+            continue
         if not act.fresh:
             act.restore()  # all variables, fresh gradient: no accumulated round-off
         act.check_bounded()
@@ -662,10 +670,6 @@ def _smo(
             raise _unbounded(f"m - M = {violation}")
         if violation <= tol or n_iter >= max_iter or n_iter == before:
             break
-        if finisher and finisher.enabled:
-            violation = finisher.attempt()
-            if violation <= tol or finisher.stalled:
-                break
     if finisher and finisher.stalled and violation > tol:
         _warn_roundoff(violation, tol, finisher.roundoff)
     else:
@@ -729,6 +733,17 @@ class _Finisher:
         act = self.act
         return max(int(2.0 * self.allowance / (ITER_NS + ITER_NS_PER_VAR * act.size)), 1000)
 
+    def affordable(self):
+        """Whether the allowance covers the first face at SMO's current point; if not, the
+        attempt is skipped as one that failed (the allowance doubles), and SMO goes on with its
+        active set as it is (no unshrinking)."""
+        act = self.act
+        f = int(np.count_nonzero((act.alpha > 0.0) & (act.alpha < act.C_all)))
+        if self._face_cost(f) <= self.allowance:
+            return True
+        self.allowance *= 2.0
+        return False
+
     def attempt(self):
         """One attempt from the point of ``act`` (every variable active, v fresh); return the
         violation m - M of the point it leaves there (v recomputed afresh)."""
@@ -736,6 +751,8 @@ class _Finisher:
         budget = self.allowance
         free, face, roundoff = _free_set(act), None, None
         violation = act.gap(act.two)
+        if violation <= tol:  # SMO's last step of the chunk ended the run
+            return violation
         while len(free):
             if face is None:
                 budget -= self._face_cost(len(free))
