@@ -693,6 +693,10 @@ GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 5e4
 FINISH_REFINE = 6
 FIXED_MAX = 64
 
+#: Attempts in a row that end at the round-off level of v (above a tol within ten times of
+#: it) before the run stops there.
+STALLS = 4
+
 #: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky.
 EIGH_MAX = 1000
 
@@ -721,8 +725,9 @@ class _Finisher:
         self.enabled = True
         f = int(np.count_nonzero((act.alpha > 0.0) & (act.alpha < act.C_all)))
         self.allowance = max(2.0 * self._face_cost(max(f, 100)), 1e6)  # ns
-        self.stalled = False  # the run ended at the round-off level of v, far above tol
+        self.stalled = False  # the run ends at the round-off level of v, above tol
         self.roundoff = None  # that level
+        self.stalls = 0  # attempts in a row that ended there
 
     def _face_cost(self, f):
         flops = 4.0 * f**3 if f <= EIGH_MAX else f**3 / 3.0  # eigh or Cholesky
@@ -749,7 +754,7 @@ class _Finisher:
         violation m - M of the point it leaves there (v recomputed afresh)."""
         act, tol = self.act, self.tol
         budget = self.allowance
-        free, face, roundoff = _free_set(act), None, None
+        free, face, roundoff, stalled = _free_set(act), None, None, False
         violation = act.gap(act.two)
         if violation <= tol:  # SMO's last step of the chunk ended the run
             return violation
@@ -784,10 +789,9 @@ class _Finisher:
                 budget -= 2.0 * GEMV_NS * act.n**2
             released = _violators(act, face.free[~face.fixed], max(tol, roundoff))
             if len(released) == 0:
-                # tol far below what v can tell (the level is an upper estimate: SMO alone
-                # reaches tol = 1e-12 at a level of 5e-12)
-                if tol < 0.1 * roundoff and gap <= 4.0 * roundoff:
-                    self.roundoff, self.stalled = roundoff, True
+                if tol < roundoff and gap <= 4.0 * roundoff:  # at what v can tell
+                    stalled = True
+                    self.roundoff = roundoff
                 break
             free, face = np.union1d(face.free[~face.fixed], released), None
         if not act.fresh:  # the finish moved alpha: v afresh, and the violation from it
@@ -795,6 +799,12 @@ class _Finisher:
             violation = act.gap(act.two)
         if violation > tol:
             self.allowance *= 2.0
+        # The run stops at the round-off level of v at once when tol is far below it, after
+        # STALLS attempts in a row otherwise: the level is an upper estimate, and SMO alone
+        # may still get below a tol near it (it reaches 1e-12 at a level of 5e-12).
+        self.stalls = self.stalls + 1 if stalled and violation > tol else 0
+        far = self.roundoff is not None and tol < 0.1 * self.roundoff
+        self.stalled = self.stalls >= (1 if far else STALLS)
         return violation
 
 
