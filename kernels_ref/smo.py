@@ -697,8 +697,10 @@ FIXED_MAX = 64
 #: it) before the run stops there.
 STALLS = 4
 
-#: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky.
-EIGH_MAX = 1000
+#: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky: eigh
+#: costs about ten times more, but a solve with it is two products where the blocked triangular
+#: solves cost about a millisecond, and an attempt may need dozens of solves.
+EIGH_MAX = 400
 
 
 class _Finisher:
