@@ -725,8 +725,7 @@ class _Finisher:
     def __init__(self, act, tol):
         self.act, self.tol = act, tol
         self.enabled = True
-        f = int(np.count_nonzero((act.alpha > 0.0) & (act.alpha < act.C_all)))
-        self.allowance = max(2.0 * self._face_cost(max(f, 100)), 1e6)  # ns
+        self.allowance = max(2.0 * self._face_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
         self.stalled = False  # the run ends at the round-off level of v, above tol
         self.roundoff = None  # that level
         self.stalls = 0  # attempts in a row that ended there
@@ -744,9 +743,7 @@ class _Finisher:
         """Whether the allowance covers the first face at SMO's current point; if not, the
         attempt is skipped as one that failed (the allowance doubles), and SMO goes on with its
         active set as it is (no unshrinking)."""
-        act = self.act
-        f = int(np.count_nonzero((act.alpha > 0.0) & (act.alpha < act.C_all)))
-        if self._face_cost(f) <= self.allowance:
+        if self._face_cost(len(_free_set(self.act))) <= self.allowance:
             return True
         self.allowance *= 2.0
         return False
@@ -901,18 +898,8 @@ def _shift(t, lo, hi):
     """
     # An infinite bound (C = inf) is never met by t_i - s at the root, |s| <= max|t| + max|lo|
     # or max|hi|: a finite one beyond that reach gives the same root.
-    reach = (
-        4.0
-        * (
-            np.max(np.abs(t))
-            + np.max(
-                np.abs(np.concatenate([lo, hi])),
-                where=np.isfinite(np.concatenate([lo, hi])),
-                initial=0.0,
-            )
-        )
-        + 1.0
-    )
+    bounds = np.abs(np.concatenate([lo, hi]))
+    reach = 4.0 * (np.max(np.abs(t)) + np.max(bounds, where=bounds < np.inf, initial=0.0)) + 1.0
     lo, hi = np.maximum(lo, -reach), np.minimum(hi, reach)
     a, b = t - hi, t - lo  # s <= a_i: the term is hi_i; s >= b_i: lo_i; between: t_i - s
     ia, ib = np.argsort(a), np.argsort(b)
@@ -924,7 +911,7 @@ def _shift(t, lo, hi):
     S = np.sort(np.concatenate([A, B]))
     ku = np.searchsorted(A, S, side="left")  # terms at hi: a_i >= s, from ku on
     kl = np.searchsorted(B, S, side="right")  # terms at lo: b_i <= s, the first kl
-    n_mid = len(t) - (len(t) - ku) - kl
+    n_mid = ku - kl  # neither at hi (n - ku of them) nor at lo (kl)
     phi = hi_suffix[ku] + lo_prefix[kl] + (t.sum() - t_suffix[ku] - t_prefix[kl]) - S * n_mid
     k = int(np.argmax(phi <= 0.0))  # phi(S[k - 1]) > 0 >= phi(S[k])
     if k == 0:
