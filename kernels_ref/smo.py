@@ -729,6 +729,8 @@ class _Finisher:
         self.stalled = False  # the run ends at the round-off level of v, above tol
         self.roundoff = None  # that level
         self.stalls = 0  # attempts in a row that ended there
+        self.low_rank = True  # the crossover may pay (:meth:`_cross`)
+        self.spent = 0.0  # cost of the crossovers of the attempt, in ns
 
     def _face_cost(self, f):
         flops = 4.0 * f**3 if f <= EIGH_MAX else f**3 / 3.0  # eigh or Cholesky
@@ -748,6 +750,23 @@ class _Finisher:
         self.allowance *= 2.0
         return False
 
+    def _cross(self, free):
+        """The free set after the crossover of a large rank-deficient face (its variables that
+        :func:`_crossover` left inside the box), or as it is. A face found not to be of low
+        rank ends the crossover for the run: the rank of the Gram matrix does not change."""
+        f = len(free)
+        if f < CROSS_MIN or not self.low_rank:
+            return free
+        r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
+        self.spent += CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
+        G = _low_rank(self.act, free, r_max)
+        if G is None:
+            self.low_rank = False
+            return free
+        moved = _crossover(self.act, free, G, self.tol)
+        self.spent += CROSS_NS * moved.sum() if moved is not None else CROSS_NS * f
+        return free if moved is None else free[~moved]
+
     def attempt(self):
         """One attempt from the point of ``act`` (every variable active, v fresh); return the
         violation m - M of the point it leaves there (v recomputed afresh)."""
@@ -759,7 +778,9 @@ class _Finisher:
             return violation
         while len(free):
             if face is None:
-                budget -= self._face_cost(len(free))
+                self.spent = 0.0
+                free = self._cross(free)
+                budget -= self.spent + self._face_cost(len(free))
                 if budget < 0.0:
                     break
                 try:
@@ -834,18 +855,27 @@ def _face_step(act, face, e, Ke):
     if not t < np.inf:
         return None
     blocked = (ratio == t) & (t < t_line)
-    if np.any(blocked) and t_line < np.inf:
+    if np.any(blocked):
         # the box in the variables e: alpha + y e in [0, C]; fixed variables do not move
         lo = np.where(y[index] > 0, -alpha[index], alpha[index] - C[index])
         hi = np.where(y[index] > 0, C[index] - alpha[index], alpha[index])
         lo[face.fixed] = hi[face.fixed] = 0.0
         live = face.rows[:, ~face.fixed].any(axis=1)
-        p = _projection(t_line * e, lo, hi, live, face)
-        Kp = face.KFF @ p
-        # a target far beyond the box (a null direction of K_FF) is clipped in a precision
-        # that the constraints cannot afford: the projection must keep them to round-off
-        kept = np.max(np.abs(face.rows[live] @ p), initial=0.0) <= 1e-12 * float(np.abs(p).sum())
-        if kept and -float(vF @ p) + 0.5 * float(p @ Kp) < -t * descent + 0.5 * t * t * curvature:
+        best = -t * descent + 0.5 * t * t * curvature  # the objective change of the line step
+        chosen = None
+        for s in _arc(t, t_line, ratio):
+            p = _projection(s * e, lo, hi, live, face)
+            Kp = face.KFF @ p
+            # a target far beyond the box (a null direction of K_FF) is clipped in a precision
+            # that the constraints cannot afford: the projection must keep them to round-off
+            kept = np.max(np.abs(face.rows[live] @ p), initial=0.0) <= 1e-12 * float(
+                np.abs(p).sum()
+            )
+            value = -float(vF @ p) + 0.5 * float(p @ Kp)
+            if kept and value < best:
+                best, chosen = value, (p, Kp)
+        if chosen is not None:
+            p, Kp = chosen
             clipped = ((p == lo) | (p == hi)) & ~face.fixed
             new = alpha[index] + y[index] * p
             bound = np.where((p == hi) == (y[index] > 0), C[index], 0.0)
@@ -860,6 +890,151 @@ def _face_step(act, face, e, Ke):
     if np.any(blocked):
         face.fix(np.flatnonzero(blocked))
     return bool(np.any(blocked))
+
+
+#: Points of the projection arc tried by a blocked step of the finish.
+ARC_POINTS = 12
+
+
+def _arc(t, t_line, ratio):
+    r"""The step lengths at which the finish tries the projection of :math:`s e` onto the box:
+    from twice the first bound met, :math:`t`, to the minimiser along :math:`e` (or, along a
+    direction of no curvature, the last bound met), at most :data:`ARC_POINTS` points spaced
+    geometrically: the longer the step, the more variables it fixes at once."""
+    last = float(np.max(ratio, where=ratio < np.inf, initial=t))
+    end = min(t_line, last)
+    t = float(np.min(ratio, where=ratio > 0.0, initial=end))  # a degenerate step: t = 0
+    if not end > t:
+        return []
+    k = min(ARC_POINTS, max(int(np.ceil(np.log2(end / t))), 1))
+    return t * (end / t) ** (np.arange(1, k + 1) / k)
+
+
+#: The crossover of the finish (:func:`_crossover`): faces of at least CROSS_MIN variables whose
+#: block has numerical rank at most CROSS_RANK_SHARE of their size; the rank is sought up to
+#: CROSS_RANK_MAX (each column of the factor reads one row of the Gram matrix); a residual
+#: diagonal below CROSS_REL times the largest diagonal entry counts as zero.
+CROSS_MIN, CROSS_RANK_SHARE, CROSS_RANK_MAX, CROSS_REL = 64, 0.5, 200, 1e-11
+#: The cost of a step of the crossover's simplex, or of a column of the factor, in ns.
+CROSS_NS = 1e4
+
+
+def _low_rank(act, free, r_max):
+    r"""A factor :math:`G` (f x r) with :math:`K_{FF} \approx GG^\top`: the Cholesky
+    factorisation with diagonal pivoting stopped when the largest residual diagonal entry is
+    below :data:`CROSS_REL` times the largest diagonal entry (Fine & Scheinberg 2001); None when
+    the rank exceeds ``r_max``."""
+    d = act.diag[free].copy()
+    stop = CROSS_REL * max(float(d.max()), np.finfo(float).tiny)
+    G = np.zeros((len(free), r_max))
+    for k in range(r_max + 1):
+        j = int(np.argmax(d))
+        if d[j] <= stop:
+            return G[:, :k]
+        if k == r_max:
+            return None
+        column = np.asarray(act.K[free[j]])[free] - G[:, :k] @ G[j, :k]
+        G[:, k] = column / np.sqrt(d[j])
+        d -= G[:, k] ** 2
+    return None
+
+
+def _crossover(act, free, G, tol):
+    r"""Send most free variables of a rank-deficient face to a bound along directions that do
+    not change :math:`K_{FF}e`: a bounded-variable simplex on the linear program
+
+    .. math::
+
+        \min_e\ -v_F^\top e \quad\text{subject to}\quad G^\top e = 0,\ Ae = 0,\
+        lo \le e \le hi,
+
+    from :math:`e = 0`. Along such directions the objective of the face is linear (up to the
+    residual of :math:`K_{FF} \approx GG^\top`), so the quadratic program is flat there and its
+    minimiser can be taken at a vertex of the flat part: at most as many free variables as
+    :math:`G` has columns plus the constraints, where SMO's iterate may have hundreds. Each
+    step moves one variable with a reduced cost above ``tol`` towards a bound until it or a
+    basic variable meets one, and that variable stays there: at most f steps. The move is
+    kept only if it lowers the objective (computed with the true :math:`K`). Returns the mask of
+    the variables it sent to a bound, or None when it made no move.
+    """
+    alpha, C, y = act.alpha, act.C_all, act.y_all
+    yF, aF, CF = y[free], alpha[free], C[free]
+    lo = np.where(yF > 0, -aF, aF - CF)
+    hi = np.where(yF > 0, CF - aF, aF)
+    M = np.vstack([G.T, _constraint_rows(act, free)])
+    rows, basis = _independent(M)
+    M = M[rows]
+    cost = -act.v[free]
+    e = np.zeros(len(free))
+    done = np.zeros(len(free), dtype=bool)  # at a bound for good
+    in_basis = np.zeros(len(free), dtype=bool)
+    in_basis[basis] = True
+    reduced = None
+    for _ in range(len(free)):
+        if reduced is None:  # the basis changed: its inverse and the reduced costs anew
+            Binv = np.linalg.inv(M[:, basis])
+            reduced = cost - (cost[basis] @ Binv) @ M
+            score = np.abs(reduced)
+            score[in_basis | done] = 0.0
+        j = int(np.argmax(score))
+        if not score[j] > tol:
+            break
+        score[j] = 0.0
+        s = -1.0 if reduced[j] > 0.0 else 1.0
+        dB = -s * (Binv @ M[:, j])
+        room = hi[j] - e[j] if s > 0.0 else e[j] - lo[j]
+        eB = e[basis]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(
+                dB > 0.0, (hi[basis] - eB) / dB, np.where(dB < 0.0, (lo[basis] - eB) / dB, np.inf)
+            )
+        k = int(np.argmin(ratio))
+        t = min(room, float(ratio[k]))
+        if not t < np.inf:
+            return None  # a flat direction without a bound: the finish cannot use it
+        e[j] += s * t
+        e[basis] += t * dB
+        if room <= ratio[k]:
+            e[j] = hi[j] if s > 0.0 else lo[j]
+            done[j] = True
+        else:
+            leaving = basis[k]
+            e[leaving] = hi[leaving] if dB[k] > 0.0 else lo[leaving]
+            done[leaving], in_basis[leaving], in_basis[j] = True, False, True
+            basis[k] = j
+            reduced = None
+    if not np.any(done):
+        return None
+    full = np.zeros(act.n)
+    full[free] = e
+    Ke = act.K @ full
+    if not 0.5 * float(e @ Ke[free]) - float(act.v[free] @ e) < 0.0:
+        return None
+    new = aF + yF * e
+    at_hi = done & ((e == hi) == (yF > 0))
+    alpha[free] = np.clip(np.where(done, np.where(at_hi, CF, 0.0), new), 0.0, CF)
+    _balance_extras(act, float(e.sum()))
+    act.fresh = False
+    act.v -= Ke
+    return done
+
+
+def _independent(M):
+    """Rows of ``M`` that are linearly independent and as many columns on which they are
+    (Gaussian elimination with complete pivoting; a pivot below 1e-12 of the largest entry
+    ends it)."""
+    R = np.array(M, dtype=float)
+    rows, cols = [], []
+    scale = float(np.max(np.abs(R), initial=0.0))
+    for _ in range(min(R.shape)):
+        i, j = np.unravel_index(int(np.argmax(np.abs(R))), R.shape)
+        if not abs(R[i, j]) > 1e-12 * scale:
+            break
+        rows.append(int(i))
+        cols.append(int(j))
+        R -= np.outer(R[:, j] / R[i, j], R[i])
+        R[i] = 0.0
+    return np.array(rows, dtype=int), np.array(cols, dtype=int)
 
 
 def _balance_extras(act, moved):

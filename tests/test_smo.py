@@ -837,7 +837,8 @@ def test_smo_alone_follows_the_textbook_where_the_finish_would_end_the_run():
 
 def test_a_tol_below_the_round_off_of_v_stops_with_a_warning_that_says_so():
     # Overlapping classes, data times 3, cubic kernel, C = 100: the terms of (K (y alpha))_t
-    # reach 1e9, so v is known to about 2e-7 and m - M <= 1e-8 cannot be certified. The finish
+    # reach 1e9, so v is known to about 1e-7 and m - M <= 1e-10 cannot be certified (at 1e-8,
+    # within ten times of the level, the computed m - M may still fall below tol). The finish
     # reaches the solution's face; the run stops there with a warning that names the level,
     # instead of running SMO to its iteration limit.
     rng = np.random.default_rng(0)
@@ -847,7 +848,7 @@ def test_a_tol_below_the_round_off_of_v_stops_with_a_warning_that_says_so():
     X = 3 * (X - X.mean(0)) / X.std(0)
     K = (1.0 + X @ X.T) ** 3
     with pytest.warns(ConvergenceWarning, match="double precision"):
-        res = smo(K, y, -np.ones(300), 100.0, tol=1e-8)
+        res = smo(K, y, -np.ones(300), 100.0, tol=1e-10)
     assert not res.converged and res.n_iter < 1_000_000
     level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
     assert res.violation <= 4 * level
@@ -894,3 +895,102 @@ def test_the_projection_of_the_finish_is_the_nearest_feasible_point(seed):
     assert np.sum((e - target) ** 2) <= problem.value + 1e-9  # and no farther than its point
     assert np.all(e >= lo) and np.all(e <= hi)
     np.testing.assert_allclose(groups @ e, 0.0, atol=1e-12)
+
+
+# --- the crossover of rank-deficient faces ----------------------------------------------------
+
+
+def low_rank_active_set(seed, n, rank, C=10.0):
+    """An active set on a rank-``rank`` linear kernel at an interior feasible point: every
+    variable free, y^T alpha = 0."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, rank))
+    K = X @ X.T
+    y = np.where(np.arange(n) < n // 2, 1.0, -1.0)
+    alpha = C * (0.2 + 0.6 * rng.random(n))
+    alpha[y < 0] *= alpha[y > 0].sum() / alpha[y < 0].sum()  # y^T alpha = 0, inside the box
+    act = smo_module._ActiveSet(K, y, -np.ones(n), np.full(n, C), alpha)
+    act.two = False  # one equality constraint, y^T alpha = 0 (set by _smo)
+    return act, K
+
+
+@pytest.mark.parametrize("rank", [1, 3, 8])
+def test_the_low_rank_factor_reproduces_the_free_block(rank):
+    act, K = low_rank_active_set(0, 50, rank)
+    free = np.arange(3, 47)
+    G = smo_module._low_rank(act, free, 20)
+    assert G.shape == (44, rank)
+    KFF = K[np.ix_(free, free)]
+    assert np.max(np.abs(G @ G.T - KFF)) <= 1e-10 * np.max(np.abs(KFF))
+
+
+def test_the_low_rank_factor_gives_up_on_a_full_rank_block():
+    K, y = random_problem(0, 30, "gaussian")
+    act = smo_module._ActiveSet(K, y, -np.ones(30), np.full(30, 1.0), np.zeros(30))
+    assert smo_module._low_rank(act, np.arange(30), 10) is None
+
+
+def test_the_independent_rows_and_their_columns_form_a_regular_block():
+    rng = np.random.default_rng(0)
+    M = rng.standard_normal((4, 12))
+    M = np.vstack([M, M[0] - 2.0 * M[2]])  # a dependent fifth row
+    rows, cols = smo_module._independent(M)
+    assert len(rows) == len(cols) == 4
+    assert np.linalg.cond(M[np.ix_(rows, cols)]) < 1e8
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("rank", [2, 5])
+def test_the_crossover_moves_along_the_flat_directions_to_a_vertex(seed, rank):
+    # From an interior point of a rank-deficient problem, the crossover sends all but a few
+    # variables to a bound (a vertex of the flat part has at most rank + 1 free variables; a
+    # variable whose reduced cost is zero, as on points of one class, may stay free), without
+    # moving K (y * alpha) or y^T alpha, and lowers the objective; v stays the scores of the
+    # new point, and a second crossover from it finds nothing to move.
+    n, C = 60, 10.0
+    act, K = low_rank_active_set(seed, n, rank, C)
+    y, p = act.y_all, act.p
+    alpha0 = act.alpha.copy()
+    free = np.arange(n)
+    G = smo_module._low_rank(act, free, 30)
+    moved = smo_module._crossover(act, free, G, 1e-12)
+    alpha = act.alpha
+    assert moved is not None
+    left = np.flatnonzero((alpha > 0) & (alpha < C))
+    assert len(left) <= 2 * (rank + 1)
+    assert np.all(alpha[moved] * (C - alpha[moved]) == 0.0)  # exactly at a bound
+    assert np.all((alpha >= 0) & (alpha <= C))
+    assert y @ alpha == pytest.approx(0.0, abs=1e-9 * C * n)
+    np.testing.assert_allclose(K @ (y * alpha), K @ (y * alpha0), atol=1e-9 * C * n)
+    assert objective(K, y, p, alpha) < objective(K, y, p, alpha0)
+    np.testing.assert_allclose(act.v, -y * (y * (K @ (y * alpha)) + p), atol=1e-9 * C * n)
+    assert smo_module._crossover(act, left, smo_module._low_rank(act, left, 30), 1e-9) is None
+
+
+@pytest.mark.parametrize("kind", ["low_rank", "svr", "augmented"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeypatch, kind, seed):
+    # The crossover on every face of eight variables or more (rank-3 linear kernels): the run
+    # still ends at SMO alone's objective and decision values, with the certificate recomputed
+    # here; and the crossover did act.
+    Kx, y, p, C, two, K, *_ = finish_problem(kind, seed, 60)
+    tol = 1e-9
+    alone = smo(Kx, y, p, C, tol=tol, finish=False, two_constraints=two)
+    calls = []
+    crossover = smo_module._crossover
+
+    def counting(*args):
+        moved = crossover(*args)
+        calls.append(moved is not None)
+        return moved
+
+    force_the_finish(monkeypatch, 7)
+    monkeypatch.setattr(smo_module, "CROSS_MIN", 8)
+    monkeypatch.setattr(smo_module, "_crossover", counting)
+    res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
+    assert any(calls)
+    Cv = np.broadcast_to(C, y.shape)
+    assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
+    assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
+    assert res.objective == pytest.approx(alone.objective, rel=1e-8, abs=1e-10)
+    np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
