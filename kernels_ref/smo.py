@@ -773,13 +773,15 @@ class _Finisher:
         act, tol = self.act, self.tol
         budget = self.allowance
         free, face, roundoff, stalled = _free_set(act), None, None, False
+        first = True
         violation = act.gap(act.two)
         if violation <= tol:  # SMO's last step of the chunk ended the run
             return violation
         while len(free):
             if face is None:
                 self.spent = 0.0
-                free = self._cross(free)
+                if first:  # SMO's free set, not variables just released
+                    free, first = self._cross(free), False
                 budget -= self.spent + self._face_cost(len(free))
                 if budget < 0.0:
                     break
