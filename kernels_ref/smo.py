@@ -729,7 +729,7 @@ class _Finisher:
         self.stalled = False  # the run ends at the round-off level of v, above tol
         self.roundoff = None  # that level
         self.stalls = 0  # attempts in a row that ended there
-        self.low_rank = True  # the crossover may pay (:meth:`_cross`)
+        self.rank_above = 0  # a rank a free block was found to exceed (:meth:`_cross`)
         self.spent = 0.0  # cost of the crossovers of the attempt, in ns
 
     def _face_cost(self, f):
@@ -752,16 +752,17 @@ class _Finisher:
 
     def _cross(self, free):
         """The free set after the crossover of a large rank-deficient face (its variables that
-        :func:`_crossover` left inside the box), or as it is. A face found not to be of low
-        rank ends the crossover for the run: the rank of the Gram matrix does not change."""
+        :func:`_crossover` left inside the box), or as it is. Once a free block is found to
+        have a rank above r, the crossover is tried only on faces large enough to look for a
+        larger rank: the rank of the Gram matrix does not change during the run."""
         f = len(free)
-        if f < CROSS_MIN or not self.low_rank:
-            return free
         r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
+        if f < CROSS_MIN or r_max <= self.rank_above:
+            return free
         self.spent += CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
         G = _low_rank(self.act, free, r_max)
         if G is None:
-            self.low_rank = False
+            self.rank_above = r_max
             return free
         moved = _crossover(self.act, free, G, self.tol)
         self.spent += CROSS_NS * moved.sum() if moved is not None else CROSS_NS * f

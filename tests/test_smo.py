@@ -970,7 +970,7 @@ def test_the_crossover_moves_along_the_flat_directions_to_a_vertex(seed, rank):
 @pytest.mark.parametrize("kind", ["low_rank", "svr", "augmented"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeypatch, kind, seed):
-    # The crossover on every face of eight variables or more (rank-3 linear kernels): the run
+    # The crossover on every first face of four variables or more (rank-3 linear kernels): the run
     # still ends at SMO alone's objective and decision values, with the certificate recomputed
     # here; and the crossover did act.
     Kx, y, p, C, two, K, *_ = finish_problem(kind, seed, 60)
@@ -985,7 +985,7 @@ def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeyp
         return moved
 
     force_the_finish(monkeypatch, 7)
-    monkeypatch.setattr(smo_module, "CROSS_MIN", 8)
+    monkeypatch.setattr(smo_module, "CROSS_MIN", 4)
     monkeypatch.setattr(smo_module, "_crossover", counting)
     res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
     assert any(calls)
