@@ -13,7 +13,7 @@ representer    The representer theorem: fits over a larger span, the orthogonal 
 perceptron     The perceptron, primal and dual (kernel) forms; the perceptron criterion.
 losses         Loss functions of the margin (classification) and of the residual (regression).
 bounds         Mistake and generalisation bounds (Novikoff).
-model_selection  Validation sets, k-fold cross-validation, grid searches of C and sigma.
+model_selection  Validation sets, k-fold cross-validation, grid searches, median heuristic.
 svm            Support vector machines: hard margin, soft margins L1/L2, Vert's lambda form, nu-SVM.
 smo            The SMO solver of every SVM dual (second-order working sets, shrinking).
 ridge          Kernel ridge regression, ridge in the input space, Valle Vidal's Lagrangian form.

@@ -130,7 +130,7 @@ LEARNER_ROWS = [
     ("predict of the wrong size", {"predict": lambda r, K: np.ones(3)}, ValueError, r"^predict"),
 ]
 FOLDS_ROWS = [
-    ("folds empty", {"folds": ()}, ValueError, r"^folds must be a non-empty sequence"),
+    ("folds empty", {"folds": ()}, ValueError, r"^folds must be a non-empty iterable"),
     ("folds of an array", {"folds": np.zeros((3, 2))}, ValueError, r"^folds must be"),
     ("folds not pairs", {"folds": [(np.arange(3),)]}, ValueError, r"^folds must contain"),
     ("folds out of range", {"folds": [([0, 1, 2], [6])]}, ValueError, r"^folds: the validation"),
@@ -809,6 +809,37 @@ ROWS = [
         {**GRAM_Y, "C_grid": vector(samples=None)},
         {"warm_start": "bool"},
         extra=[*LEARNER_ROWS, *FOLDS_ROWS, *GRID_ROWS],
+    ),
+    Row(
+        "model_selection.grid_search",
+        model_selection.grid_search,
+        lambda: {
+            "K": K,
+            "y": Y,
+            "fit": svm.soft_margin_l1,
+            "predict": svm.decision_function,
+            "grid": np.array([0.1, 1.0, 10.0]),
+            "folds": FOLDS,
+            "param": "C",
+            "more_regularised": "smaller",
+            "warm_start": False,
+        },
+        {**GRAM_Y, "grid": vector(samples=None)},
+        {"warm_start": "bool"},
+        extra=[
+            *LEARNER_ROWS,
+            *FOLDS_ROWS,
+            ("grid decreasing", {"grid": np.array([1.0, 0.1])}, ValueError, r"^grid must be"),
+            ("param not a name", {"param": 1}, ValueError, r"^param must be the name"),
+            ("direction unknown", {"more_regularised": "C"}, ValueError, r"^more_regularised"),
+        ],
+    ),
+    Row(
+        "model_selection.median_heuristic_sigma",
+        model_selection.median_heuristic_sigma,
+        lambda: {"X": X},
+        {"X": data()},
+        extra=[("one row", {"X": X[:1]}, ValueError, r"^X must have at least 2 rows")],
     ),
     Row(
         "model_selection.grid_search_C_sigma",
