@@ -10,6 +10,7 @@ __all__ = [
     "ConvergenceWarning",
     "NotPSDWarning",
     "NotSeparableError",
+    "TrivialCorrelationWarning",
 ]
 
 
@@ -23,3 +24,8 @@ class ConvergenceWarning(UserWarning):
 
 class NotPSDWarning(UserWarning):
     """A Gram matrix has a clearly negative eigenvalue: the "kernel" is not positive definite."""
+
+
+class TrivialCorrelationWarning(UserWarning):
+    """Unregularised kernel CCA on Gram matrices whose ranges meet: some canonical correlations
+    are 1 whatever the data (all of them when the Gram matrices have full rank)."""

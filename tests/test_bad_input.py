@@ -941,6 +941,23 @@ ROWS = [
         ],
         one_sample=False,
     ),
+    Row(
+        "cca.kernel_cca_correlations",
+        cca.kernel_cca_correlations,
+        lambda: {
+            "result": cca.kernel_cca(K, X @ X.T, reg=0.1, n_components=1),
+            "K1_test": KT,
+            "K2_test": XT @ X.T,
+        },
+        {"K1_test": matrix(samples=None), "K2_test": matrix(samples=None)},
+        results=("result",),
+        extra=[
+            ("K1_test columns", {"K1_test": KT[:, :5]}, ValueError, r"^K1_test must have 6"),
+            ("rows differ", {"K2_test": X[:3] @ X.T}, ValueError, r"^K1_test and K2_test"),
+            ("one row", {"K1_test": KT[:1], "K2_test": KT[:1]}, ValueError, r"^K1_test must"),
+        ],
+        one_sample=False,
+    ),
     # representer
     Row(
         "representer.rkhs_norm",
