@@ -13,7 +13,7 @@ representer    The representer theorem: fits over a larger span, the orthogonal 
 perceptron     The perceptron, primal and dual (kernel) forms; the perceptron criterion.
 losses         Loss functions of the margin (classification) and of the residual (regression).
 bounds         Mistake and generalisation bounds (Novikoff).
-model_selection  Validation sets, k-fold cross-validation, grid searches of C and sigma.
+model_selection  Validation sets, k-fold cross-validation, grid searches, median heuristic.
 svm            Support vector machines: hard margin, soft margins L1/L2, Vert's lambda form, nu-SVM.
 smo            The SMO solver of every SVM dual (second-order working sets, shrinking).
 ridge          Kernel ridge regression, ridge in the input space, Valle Vidal's Lagrangian form.
@@ -23,7 +23,8 @@ cvx            cvxpy reference solutions (primal and dual) of every SVM and SVR 
 pca            Classical and kernel PCA, projection of new points.
 cca            Linear and kernel canonical correlation analysis (regularised).
 clustering     Kernel k-means and kernel k-nearest neighbours.
-estimators     scikit-learn-style classes over the learners above (scikit-learn not imported).
+estimators     scikit-learn estimators over the learners above; imported on demand
+               (``from kernels_ref import estimators``), as it loads scikit-learn.
 exceptions     The dedicated exception and warnings.
 """
 
@@ -31,7 +32,6 @@ from . import (
     bounds,
     cca,
     clustering,
-    estimators,
     exceptions,
     feature_space,
     kernels,
@@ -56,7 +56,6 @@ __all__ = [
     "bounds",
     "cca",
     "clustering",
-    "estimators",
     "exceptions",
     "feature_space",
     "kernels",

@@ -15,8 +15,16 @@ of the first view is positive (the first of those within a relative 1e-8 of the 
 :func:`kernels_ref._linalg.sign_convention`). The regularised problems correspond exactly:
 the linear kernel with ``reg`` gives the linear problem with ``C + reg I`` (see
 :func:`kernel_cca`).
+
+Two numbers per pair. ``objective`` is the value :math:`\rho_\kappa` of the regularised
+problem; ``correlations`` is the Pearson correlation of the two canonical variates of the
+training points, computed from them. They coincide for ``reg = 0`` and the penalty makes the
+objective the smaller (:math:`\rho_\kappa \le r`: it adds to the denominator). Neither says
+how the pair generalises: :func:`kernel_cca_correlations` gives the correlations of held-out
+points, on which :math:`\kappa` is chosen.
 """
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,12 +41,14 @@ from ._validation import (
     check_same_n,
     check_test_gram,
 )
+from .exceptions import TrivialCorrelationWarning
 from .feature_space import _center_gram, _center_test_gram
 
 __all__ = [
     "CCAResult",
     "KernelCCAResult",
     "kernel_cca",
+    "kernel_cca_correlations",
     "kernel_cca_transform",
     "linear_cca",
 ]
@@ -53,8 +63,11 @@ class CCAResult(ShortRepr):
     Attributes
     ----------
     correlations : ndarray, shape (k,)
-        Canonical correlations :math:`\rho_1 \ge \dots \ge \rho_k` in [0, 1] (regularised
-        when ``reg > 0``).
+        The correlations of the canonical variates of the training points,
+        :math:`\operatorname{corr}(\bar X_1 w^1_k, \bar X_2 w^2_k)`, in [0, 1].
+    objective : ndarray, shape (k,)
+        The canonical correlations of the (regularised) problem, :math:`\rho_1 \ge \dots \ge
+        \rho_k`: equal to ``correlations`` when ``reg = 0``, below them when ``reg > 0``.
     w1, w2 : ndarray, shapes (d1, k) and (d2, k)
         Directions, with :math:`w^T (C_{jj} + \kappa I) w = 1`.
     mean1, mean2 : ndarray, shapes (d1,) and (d2,)
@@ -68,6 +81,7 @@ class CCAResult(ShortRepr):
     """
 
     correlations: np.ndarray
+    objective: np.ndarray
     w1: np.ndarray
     w2: np.ndarray
     mean1: np.ndarray
@@ -86,8 +100,14 @@ class KernelCCAResult(ShortRepr):
     Attributes
     ----------
     correlations : ndarray, shape (k,)
-        :math:`\rho_1 \ge \dots \ge \rho_k` in [0, 1]. With ``reg > 0`` these are the values of
-        the regularised objective, smaller than the plain correlations of the training variates.
+        The correlations of the canonical variates of the training points, computed from them:
+        :math:`\operatorname{corr}(\tilde K_1\alpha^1_k, \tilde K_2\alpha^2_k)` (Pearson), in
+        [-1, 1] and in practice [0, 1]. Held-out points: :func:`kernel_cca_correlations`.
+    objective : ndarray, shape (k,)
+        :math:`\rho_1 \ge \dots \ge \rho_k` in [0, 1], the values of the regularised
+        objective (the canonical correlations of the problem solved): equal to
+        ``correlations`` when ``reg = 0``, smaller when ``reg > 0`` (at ``reg = 100`` it can be
+        a fifth of the plain correlation).
     alpha1, alpha2 : ndarray, shape (n, k)
         Dual coefficients, :math:`w^j = \sum_i \alpha^j_i \Phi_j(x^j_i)`, with
         :math:`\alpha^T (K_j^2 + \kappa K_j) \alpha = 1`; they lie in the range of
@@ -95,7 +115,7 @@ class KernelCCAResult(ShortRepr):
         correlations 1 of ``reg = 0`` on invertible Gram matrices) are any orthonormal basis
         of their common subspace: which one depends on the machine's LAPACK, and no sign
         convention fixes a rotation. Use such columns only through what the subspace
-        determines (the correlation, the span), never one by one.
+        determines (the objective, the span), never one by one.
     reg : float
         The regularisation :math:`\kappa`.
     rank1, rank2 : int
@@ -112,6 +132,7 @@ class KernelCCAResult(ShortRepr):
     """
 
     correlations: np.ndarray
+    objective: np.ndarray
     alpha1: np.ndarray
     alpha2: np.ndarray
     reg: float
@@ -134,6 +155,14 @@ def _whitening_factor(C, name, index, reg, tol):
             "are linearly dependent (always so when n <= d); remove them or pass reg > 0"
         )
     return np.linalg.cholesky(C)
+
+
+def _pearson(S1, S2):
+    """Pearson correlation of each column of ``S1`` with the same column of ``S2`` (0 for a
+    constant column)."""
+    A, B = S1 - S1.mean(axis=0), S2 - S2.mean(axis=0)
+    scale = np.linalg.norm(A, axis=0) * np.linalg.norm(B, axis=0)
+    return np.einsum("ik,ik->k", A, B) / np.where(scale > 0, scale, 1.0)
 
 
 def _backward_error(A_x, B_x, rho, norm_A, norm_B, x_norm):
@@ -186,6 +215,8 @@ def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
     Returns
     -------
     CCAResult
+        ``correlations`` of the training variates and ``objective``, the canonical
+        correlations of the problem (the same when ``reg = 0``).
 
     Raises
     ------
@@ -238,7 +269,7 @@ def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
         np.hypot(np.linalg.norm(C11), np.linalg.norm(C22)),
         np.linalg.norm(np.vstack([w1, w2]), axis=0),
     )
-    return CCAResult(rho, w1, w2, mean1, mean2, reg, residual)
+    return CCAResult(_pearson(Z1 @ w1, Z2 @ w2), rho, w1, w2, mean1, mean2, reg, residual)
 
 
 def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
@@ -273,8 +304,16 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     are the cosines of the principal angles between the ranges of :math:`K_1` and :math:`K_2`:
     all equal to 1 when both ranges are the whole space orthogonal to the constant vector
     (centred Gram matrices of rank :math:`n - 1`, e.g. a Gaussian kernel on distinct points),
-    whatever the data. That degenerate answer is returned, not refused: it is the point of
-    the chapter.
+    whatever the data. That degenerate answer is returned, not refused (it is the point of
+    the chapter), with a :class:`~kernels_ref.exceptions.TrivialCorrelationWarning` whenever
+    ``reg = 0`` forces correlations to 1: at least :math:`r_1 + r_2 - m` of them, for ranks
+    :math:`r_j` in a space of dimension :math:`m` (:math:`n - 1` centred, :math:`n` not), so
+    every one when both Gram matrices have full rank. This is the trivial solution of the
+    erratum on Valle Vidal's kernel CCA.
+
+    The result holds both the objective :math:`\rho_\kappa` and the correlations of the
+    training variates (:math:`\tilde K_1\alpha`, :math:`\tilde K_2\beta`) computed from
+    them.
 
     Source: Valle Vidal (2009), "Análisis de correlación Canónica (CCA) (2)" (the problem with
     :math:`\kappa = 0`, uncentred); Hardoon, Szedmak & Shawe-Taylor (2004), regularised kernel
@@ -306,13 +345,20 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     ValueError
         For bad input, and when a (centred) Gram matrix has no positive eigenvalue.
 
+    Warns
+    -----
+    TrivialCorrelationWarning
+        When ``reg = 0`` and the ranks force correlations to 1.
+
     Examples
     --------
     >>> from kernels_ref.kernels import linear_kernel
     >>> rng = np.random.default_rng(1)
     >>> X1, X2 = rng.normal(size=(30, 2)), rng.normal(size=(30, 3))
     >>> res = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.5)
-    >>> bool(np.allclose(res.correlations, linear_cca(X1, X2, reg=0.5).correlations))
+    >>> bool(np.allclose(res.objective, linear_cca(X1, X2, reg=0.5).objective))
+    True
+    >>> bool(np.all(res.objective <= res.correlations))  # the penalty lowers the objective
     True
     """
     K1 = check_gram(K1, "K1")
@@ -336,6 +382,8 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
         keep = d > tol * d[-1]
         bases.append((d[keep], U[:, keep], float(d[-1])))
     (d1, U1, top1), (d2, U2, top2) = bases
+    if reg == 0:
+        _warn_trivial(d1.size, d2.size, len(K1) - 1 if center else len(K1))
     k = min(d1.size, d2.size)
     k = k if n_components is None else check_integer(n_components, "n_components", 1, k)
 
@@ -357,7 +405,37 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
         np.linalg.norm(np.vstack([alpha1, alpha2]), axis=0),
     )
     return KernelCCAResult(
-        rho, alpha1, alpha2, reg, int(d1.size), int(d2.size), residual, center, means1, means2
+        correlations=_pearson(scores1, scores2),
+        objective=rho,
+        alpha1=alpha1,
+        alpha2=alpha2,
+        reg=reg,
+        rank1=int(d1.size),
+        rank2=int(d2.size),
+        residual=residual,
+        center=center,
+        train_means1=means1,
+        train_means2=means2,
+    )
+
+
+def _warn_trivial(rank1, rank2, dim):
+    """Warn when ranks ``rank1``, ``rank2`` in a space of dimension ``dim`` force canonical
+    correlations of the unregularised problem to 1 (their ranges meet)."""
+    forced = rank1 + rank2 - dim
+    if forced <= 0:
+        return
+    which = (
+        "every canonical correlation is 1"
+        if rank1 == rank2 == dim
+        else f"at least {forced} canonical correlations are 1"
+    )
+    warnings.warn(
+        f"reg=0 with Gram matrices of ranks {rank1} and {rank2} (of {dim}): {which} whatever "
+        "the data, the trivial solution of unregularised kernel CCA (see the errata): pass "
+        "reg > 0 and choose it on held-out points (kernel_cca_correlations)",
+        TrivialCorrelationWarning,
+        stacklevel=3,
     )
 
 
@@ -404,10 +482,75 @@ def kernel_cca_transform(result, K_test, view):
     """
     result = check_instance(result, KernelCCAResult, "result", "kernel_cca")
     view = check_integer(view, "view", 1, 2)
+    return _variates(result, check_test_gram(K_test, len(result.alpha1)), view)
+
+
+def _variates(result, K_test, view):
+    """The canonical variates of view ``view`` of the points of the checked ``K_test``."""
     alpha, means = (
         (result.alpha1, result.train_means1) if view == 1 else (result.alpha2, result.train_means2)
     )
-    K_test = check_test_gram(K_test, alpha.shape[0])
     if result.center:
         K_test = _center_test_gram(K_test, means)
     return K_test @ alpha
+
+
+def kernel_cca_correlations(result, K1_test, K2_test):
+    r"""Correlations of the canonical variates of held-out points, pair by pair.
+
+    .. math::
+        r_k = \operatorname{corr}\big(K'_1 \alpha^1_k,\; K'_2 \alpha^2_k\big),
+
+    the Pearson correlation over the :math:`m` test objects of the variates of their two views
+    (:func:`kernel_cca_transform`: each test Gram matrix centred with the **training** means,
+    as a new point is projected). The number by which :math:`\kappa` is chosen: on training
+    points the correlations of an unregularised fit are 1 whatever the data, while on fresh
+    points they measure what the views share. On the training points themselves it gives the
+    training correlations, ``result.correlations``.
+
+    Source: Hardoon, Szedmak & Shawe-Taylor (2004), kernel CCA (the regularisation chosen on
+    held-out data).
+
+    Parameters
+    ----------
+    result : KernelCCAResult
+        From :func:`kernel_cca`.
+    K1_test, K2_test : array_like, shape (m, n)
+        ``K1_test[a, i] = k_1(t^1_a, x^1_i)`` and ``K2_test[a, i] = k_2(t^2_a, x^2_i)``: the two
+        views of the same ``m >= 2`` test objects (row ``a`` of both), against the training
+        points.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+        One correlation per pair, in [-1, 1] (0 for a constant variate).
+
+    Raises
+    ------
+    ValueError
+        For a bad ``K1_test`` or ``K2_test``, test matrices of different numbers of rows, or
+        fewer than 2 rows.
+    TypeError
+        If ``result`` is not a :class:`KernelCCAResult`.
+
+    Examples
+    --------
+    >>> from kernels_ref.kernels import linear_kernel
+    >>> rng = np.random.default_rng(1)
+    >>> X1, X2 = rng.normal(size=(30, 2)), rng.normal(size=(30, 3))
+    >>> K1, K2 = linear_kernel(X1), linear_kernel(X2)
+    >>> res = kernel_cca(K1, K2, reg=0.5)
+    >>> bool(np.allclose(kernel_cca_correlations(res, K1, K2), res.correlations))
+    True
+    """
+    result = check_instance(result, KernelCCAResult, "result", "kernel_cca")
+    n = len(result.alpha1)
+    K1_test = check_test_gram(K1_test, n, name="K1_test")
+    K2_test = check_test_gram(K2_test, n, name="K2_test")
+    check_same_n(K1_test, K2_test, "K1_test", "K2_test")
+    if len(K1_test) < 2:
+        raise ValueError(
+            f"K1_test must have at least 2 rows (a correlation needs 2 test objects), got "
+            f"{len(K1_test)}"
+        )
+    return _pearson(_variates(result, K1_test, 1), _variates(result, K2_test, 2))

@@ -1,33 +1,43 @@
-r"""Estimators for the scikit-learn world: a thin layer of classes over the package's functions.
+r"""Estimators for the scikit-learn world: scikit-learn classes over the package's functions.
 
-Each class takes a kernel — a name (``'linear'``, ``'polynomial'``, ``'gaussian'``, the kernels
-of :mod:`kernels_ref.kernels`) with its parameters, or a callable ``k(X, Y)`` that returns the
-Gram matrix of shape ``(len(X), len(Y))`` — and follows scikit-learn's conventions: ``__init__``
-only stores its arguments, ``fit(X, y)`` builds the Gram matrix, calls the package function and
-stores the fitted attributes (ending in ``_``: the package's result as ``result_``, the training
-points as ``X_fit_``, ``n_features_in_``, ``classes_`` for the classifiers), then ``predict``,
-``decision_function``, ``transform``, ``score``, ``get_params`` and ``set_params``. The
-classifiers are binary: any two labels are mapped to :math:`-1, +1` (the second of the sorted
-``classes_`` is :math:`+1`) and back.
+The one module of the package that imports scikit-learn (``pip install 'kernels-ref[sklearn]'``).
+Each class subclasses :class:`sklearn.base.BaseEstimator` and the mixin of its kind
+(:class:`~sklearn.base.ClassifierMixin`, :class:`~sklearn.base.RegressorMixin`,
+:class:`~sklearn.base.TransformerMixin`, :class:`~sklearn.base.ClusterMixin`), declares the
+rules of its parameters in ``_parameter_constraints`` and checks its data with scikit-learn's
+``validate_data`` and ``check_is_fitted``: the estimators pass scikit-learn's conformance
+checks, pickle, and run in :class:`~sklearn.model_selection.GridSearchCV` and
+:class:`~sklearn.pipeline.Pipeline`, in parallel worker processes included. Using one before
+``fit`` raises :class:`sklearn.exceptions.NotFittedError`.
 
-The package never imports scikit-learn: :meth:`_Estimator.__sklearn_tags__`, which only
-scikit-learn calls, takes its tag classes from the already loaded ``sklearn.utils``. Using an
-estimator before ``fit`` raises :class:`~kernels_ref.exceptions.NotFittedError`, a subclass of
-``ValueError`` and ``AttributeError`` like scikit-learn's.
+Each takes a kernel — a name (``'linear'``, ``'polynomial'``, ``'gaussian'``, the kernels of
+:mod:`kernels_ref.kernels`) with its parameters, or a callable ``k(X, Y)`` that returns the
+Gram matrix of shape ``(len(X), len(Y))``. ``fit(X, y)`` builds the Gram matrix, calls the
+package function and stores its result as ``result_`` beside the training points ``X_fit_``;
+prediction evaluates the kernel between the new points and ``X_fit_`` and calls the package's
+prediction function.
 
 - :class:`CSVC`: :func:`kernels_ref.svm.soft_margin_l1`, then
   :func:`~kernels_ref.svm.decision_function`;
-- :class:`NuSVC`: :func:`kernels_ref.svm.nu_svm`, then :func:`~kernels_ref.svm.decision_function`;
+- :class:`NuSVC`: :func:`kernels_ref.svm.nu_svm`, then the equivalent C-SVM
+  (:func:`~kernels_ref.svm.nu_to_c_svm`);
 - :class:`EpsilonSVR`: :func:`kernels_ref.svr.svr`, then :func:`~kernels_ref.svr.svr_predict`;
 - :class:`KernelRidge`: :func:`kernels_ref.ridge.kernel_ridge`, then
   :func:`~kernels_ref.ridge.kernel_ridge_predict`;
-- :class:`KernelPCA`: :func:`kernels_ref.pca.kernel_pca`, then
-  :func:`~kernels_ref.pca.transform`;
+- :class:`KernelPCA`: :func:`kernels_ref.pca.kernel_pca`, then :func:`~kernels_ref.pca.transform`;
 - :class:`KernelKMeans`: :func:`kernels_ref.clustering.kernel_kmeans` (``labels_``,
   ``fit_predict``).
 
-Each call to a prediction function of the package is in one private method of the class
-(``_decision_from_gram``, ``_predict_from_gram``, ``_transform_from_gram``).
+The classifiers are binary: any two labels are mapped to :math:`-1, +1` (the second of the
+sorted ``classes_`` is :math:`+1`) and back, so labels ``{0, 1}`` or strings work; for more
+classes wrap one in :class:`sklearn.multiclass.OneVsRestClassifier`. They expose libsvm's
+fitted attributes with the meanings and signs of :class:`sklearn.svm.SVC`.
+
+Other conventions: scikit-learn's ``kernel='rbf'`` with ``gamma`` is ``kernel='gaussian'``
+with :math:`\sigma = 1/\sqrt{2\gamma}`; ``kernel='poly'`` with ``gamma=1`` and ``coef0`` is
+``kernel='polynomial'`` with ``c = coef0``; :class:`KernelRidge`'s ``lam`` is scikit-learn's
+``alpha``. Setting one of scikit-learn's names (``set_params``, a ``GridSearchCV`` grid) raises
+an error that gives the conversion.
 
 Examples
 --------
@@ -35,83 +45,89 @@ Examples
 >>> clf = CSVC(C=10.0, kernel="linear").fit(X, ["no", "no", "yes", "yes"])
 >>> clf.predict([[0.5], [3.5]]).tolist(), clf.score(X, ["no", "no", "yes", "yes"])
 (['no', 'yes'], 1.0)
+>>> clf.support_.tolist(), clf.dual_coef_.round(4).tolist(), clf.intercept_.round(4).tolist()
+([1, 2], [[-0.5, 0.5]], [-2.0])
 """
 
-import inspect
-import numbers
-import sys
-import warnings
+from numbers import Integral, Real
+from typing import ClassVar
+
+try:
+    from sklearn.base import (
+        BaseEstimator,
+        ClassifierMixin,
+        ClusterMixin,
+        RegressorMixin,
+        TransformerMixin,
+    )
+    from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+    from sklearn.utils.validation import check_is_fitted, validate_data
+except ImportError as err:  # pragma: no cover - exercised by tests/test_packaging.py
+    raise ImportError(
+        "kernels_ref.estimators needs scikit-learn: pip install 'kernels-ref[sklearn]' (the rest "
+        "of kernels_ref needs only NumPy)"
+    ) from err
 
 import numpy as np
 
 from . import clustering, kernels, pca, ridge, svm, svr
-from ._validation import check_array
-from .exceptions import DataConversionWarning, NotFittedError
 
 __all__ = ["CSVC", "EpsilonSVR", "KernelKMeans", "KernelPCA", "KernelRidge", "NuSVC"]
 
 _KERNELS = ("linear", "polynomial", "gaussian")
 
+#: scikit-learn's names that have another name here, and how to convert.
+_SKLEARN_NAMES = {
+    "gamma": "use kernel='gaussian' with sigma = 1/sqrt(2*gamma) (scikit-learn's rbf gamma)",
+    "coef0": "use c = coef0 (the constant of kernel='polynomial', with gamma = 1)",
+    "alpha": "use lam = alpha (the ridge penalty of KernelRidge)",
+    "lambda": "use lam (the ridge penalty of KernelRidge)",
+}
+_SKLEARN_KERNELS = {
+    "rbf": "kernel='gaussian' with sigma = 1/sqrt(2*gamma)",
+    "poly": "kernel='polynomial' with c = coef0 (and gamma = 1)",
+}
 
-class _Estimator:
-    """get_params / set_params / repr from the ``__init__`` signature, the kernel, checks."""
+_POSITIVE = Interval(Real, 0, None, closed="neither")
+_KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions(set(_KERNELS)), callable],
+    "sigma": [_POSITIVE],
+    "degree": [Interval(Integral, 1, None, closed="left")],
+    "c": [Interval(Real, 0, None, closed="left")],
+}
+_SOLVER_CONSTRAINTS = {
+    "tol": [_POSITIVE],
+    "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+}
 
-    _estimator_type = None  # "classifier", "regressor", "transformer" or "clusterer"
-    _requires_y = False
 
-    # --- parameters -------------------------------------------------------------------------
+class _KernelEstimator(BaseEstimator):
+    """The kernel, the parameter checks with their hints, and the data checks."""
 
-    @classmethod
-    def _param_names(cls):
-        signature = inspect.signature(cls.__init__)
-        return sorted(p.name for p in signature.parameters.values() if p.name != "self")
-
-    def get_params(self, deep=True):
-        """Parameters of the estimator, ``{name: value}`` (``deep`` is accepted and ignored:
-        these estimators hold no sub-estimators)."""
-        return {name: getattr(self, name) for name in self._param_names()}
+    _parameter_constraints: ClassVar[dict] = dict(_KERNEL_CONSTRAINTS)
 
     def set_params(self, **params):
-        """Set parameters by name; return ``self``."""
-        valid = self._param_names()
-        for name, value in params.items():
-            if name not in valid:
+        """Set parameters by name; return ``self``. scikit-learn's names that have another
+        name here (``gamma``, ``coef0``, ``alpha``) raise an error that gives the conversion."""
+        valid = self.get_params(deep=False)
+        for name in params:
+            if name not in valid and name in _SKLEARN_NAMES:
                 raise ValueError(
-                    f"Invalid parameter {name!r} for estimator {type(self).__name__}. "
-                    f"Valid parameters are: {valid}."
+                    f"Invalid parameter {name!r} for estimator {type(self).__name__}: "
+                    f"{_SKLEARN_NAMES[name]}. Valid parameters are: {sorted(valid)}."
                 )
-            setattr(self, name, value)
-        return self
+        return super().set_params(**params)
 
-    def __repr__(self):
-        defaults = {
-            p.name: p.default
-            for p in inspect.signature(type(self).__init__).parameters.values()
-            if p.name != "self"
-        }
-        changed = []
-        for name, default in defaults.items():
-            value = getattr(self, name)
-            if value is not default and not (type(value) is type(default) and value == default):
-                changed.append(f"{name}={value!r}")
-        return f"{type(self).__name__}({', '.join(changed)})"
-
-    def __sklearn_tags__(self):
-        # Called only by scikit-learn, which is then loaded: the package does not import it.
-        utils = sys.modules["sklearn.utils"]
-        kind = self._estimator_type
-        return utils.Tags(
-            estimator_type=None if kind == "transformer" else kind,
-            target_tags=utils.TargetTags(required=self._requires_y),
-            transformer_tags=utils.TransformerTags() if kind == "transformer" else None,
-            classifier_tags=(
-                utils.ClassifierTags(multi_class=False) if kind == "classifier" else None
-            ),
-            regressor_tags=utils.RegressorTags() if kind == "regressor" else None,
-            input_tags=utils.InputTags(),
-        )
-
-    # --- the kernel -------------------------------------------------------------------------
+    def _check_params(self):
+        """``_parameter_constraints``, after a hint for scikit-learn's kernel names."""
+        if isinstance(self.kernel, str) and self.kernel in _SKLEARN_KERNELS:
+            raise InvalidParameterError(
+                f"The 'kernel' parameter of {type(self).__name__} must be one of {_KERNELS} or a "
+                f"callable. Got {self.kernel!r} instead: scikit-learn's {self.kernel!r} is "
+                f"{_SKLEARN_KERNELS[self.kernel]}."
+            )
+        self._validate_params()
 
     def _gram(self, X, Y=None):
         """``k(X, Y)`` (``k(X, X)`` without ``Y``) for the kernel of the parameters."""
@@ -121,55 +137,18 @@ class _Estimator:
             return kernels.linear_kernel(X, Y)
         if self.kernel == "polynomial":
             return kernels.polynomial_kernel(X, Y, degree=self.degree, c=self.c)
-        if self.kernel == "gaussian":
-            return kernels.gaussian_kernel(X, Y, sigma=self.sigma)
-        raise ValueError(f"kernel must be one of {_KERNELS} or a callable, got {self.kernel!r}")
+        return kernels.gaussian_kernel(X, Y, sigma=self.sigma)
 
-    # --- checks -----------------------------------------------------------------------------
-
-    def _check_X(self, X, min_samples=1):
-        if hasattr(X, "tocsr"):  # a SciPy sparse matrix or array
-            raise TypeError(f"{type(self).__name__} does not accept sparse input: pass X.toarray()")
-        X = check_array(X, "X").copy()
-        if len(X) < min_samples:
-            raise ValueError(
-                f"{type(self).__name__} needs at least {min_samples} samples, "
-                f"got n_samples = {len(X)}"
-            )
-        return X
-
-    def _check_y(self, y, n):
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
-            )
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected; it is flattened",
-                DataConversionWarning,
-                stacklevel=3,
-            )
-            y = y.ravel()
-        if y.ndim != 1 or len(y) != n:
-            raise ValueError(f"y must be 1-dimensional with {n} entries, got shape {y.shape}")
-        return y
-
-    def _check_fitted(self):
-        if not hasattr(self, "X_fit_"):
-            raise NotFittedError(
-                f"This {type(self).__name__} instance is not fitted yet: call fit first"
-            )
+    def _fit_data(self, X, y="no_validation", **check_params):
+        """Parameters checked, then ``X`` (and ``y``, if given) by scikit-learn's
+        ``validate_data``, which also sets ``n_features_in_``."""
+        self._check_params()
+        return validate_data(self, X, y, dtype=np.float64, **check_params)
 
     def _test_gram(self, X):
         """Fitted check, ``X`` checked against the training features, ``k(X, X_fit_)``."""
-        self._check_fitted()
-        X = self._check_X(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input"
-            )
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
         return self._gram(X, self.X_fit_)
 
 
@@ -178,67 +157,91 @@ class _KernelParams:
 
     doc = """kernel : {'linear', 'polynomial', 'gaussian'} or callable
         A kernel of :mod:`kernels_ref.kernels`, or ``k(X, Y)`` returning the Gram matrix.
+        scikit-learn's ``'rbf'`` is ``'gaussian'``; its ``'poly'`` (with ``gamma=1``) is
+        ``'polynomial'``.
     sigma : float > 0
         Bandwidth of the Gaussian kernel :math:`\\exp(-\\|x - y\\|^2 / (2\\sigma^2))`
         (scikit-learn's ``gamma`` is :math:`1/(2\\sigma^2)`).
     degree : int >= 1
         Degree of the polynomial kernel :math:`(c + \\langle x, y\\rangle)^{\\text{degree}}`.
     c : float >= 0
-        Constant of the polynomial kernel."""
+        Constant of the polynomial kernel (scikit-learn's ``coef0``)."""
 
 
-class _BinaryClassifier(_Estimator):
-    _estimator_type = "classifier"
-    _requires_y = True
+class _BinaryClassifier(ClassifierMixin, _KernelEstimator):
+    _parameter_constraints: ClassVar[dict] = {**_KERNEL_CONSTRAINTS, **_SOLVER_CONSTRAINTS}
 
-    def _fit_labels(self, y):
-        """``classes_`` and the labels as -1.0, +1.0 (``classes_[1]`` is +1)."""
-        if y.dtype.kind == "f" and np.any(y != np.round(y)):
-            raise ValueError(
-                f"Unknown label type: continuous. {type(self).__name__} is a binary classifier: "
-                "y must hold two class labels"
-            )
-        if y.dtype.kind == "O":
-            y = y.astype(str) if all(isinstance(v, str) for v in y) else y
-        classes = np.unique(y)
-        if len(classes) != 2:
-            raise ValueError(
-                "Only binary classification is supported. "
-                f"{type(self).__name__} is a binary classifier: y must hold two classes, "
-                f"got {len(classes)} class{'es' if len(classes) != 1 else ''}"
-                + (" (one class only)" if len(classes) == 1 else "")
-            )
-        return classes, np.where(y == classes[1], 1.0, -1.0)
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
 
     def fit(self, X, y):
         """Fit on ``X`` of shape (n, d) and two-class labels ``y``; return ``self``."""
-        X = self._check_X(X)
-        y = self._check_y(y, len(X))
-        classes, y_pm = self._fit_labels(y)
-        result = self._fit_gram(self._gram(X), y_pm)
+        X, y = self._fit_data(X, y)
+        check_classification_targets(y)
+        target = type_of_target(y, input_name="y")
+        if target != "binary":
+            raise ValueError(
+                f"Only binary classification is supported. The type of the target is {target}: "
+                f"{type(self).__name__} is a binary classifier; for more classes use "
+                f"sklearn.multiclass.OneVsRestClassifier({type(self).__name__}(...))"
+            )
+        classes = np.unique(y)
+        if len(classes) != 2:
+            raise ValueError(
+                f"{type(self).__name__} needs two classes in y to fit, got 1 class "
+                f"({classes.tolist()}): a training set needs points of both classes"
+            )
+        K = self._gram(X)
+        result = self._fit_gram(K, np.where(y == classes[1], 1.0, -1.0))
         self.classes_ = classes
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
         self.result_ = result
-        self.support_ = result.support
+        self._set_libsvm_attributes(self._c_svm(result, K))
         self.n_iter_ = result.n_iter
         return self
 
-    def decision_function(self, X):
-        """:math:`f(x) = \\sum_i \\alpha_i y_i k(x_i, x) + b`, positive for ``classes_[1]``."""
-        return self._decision_from_gram(self._test_gram(X))
+    def _c_svm(self, result, K):
+        """The fit as a C-SVM (``SVMResult``), whose coefficients libsvm reports."""
+        return result
 
-    def _decision_from_gram(self, K_test):
-        return svm.decision_function(self.result_, K_test)
+    def _set_libsvm_attributes(self, c_svm):
+        """libsvm's attributes of the C-SVM solution ``c_svm``, as :class:`sklearn.svm.SVC`
+        orders and signs them."""
+        positive = c_svm.y[c_svm.support] > 0
+        # libsvm groups the support vectors by class, classes_[0] first, each in index order.
+        support = np.concatenate([c_svm.support[~positive], c_svm.support[positive]])
+        self.support_ = support.astype(np.int32)
+        self.support_vectors_ = self.X_fit_[support]
+        self.n_support_ = np.array([np.sum(~positive), np.sum(positive)], dtype=np.int32)
+        self.dual_coef_ = (c_svm.alpha * c_svm.y)[support][None, :]
+        self.intercept_ = np.array([c_svm.b])
+
+    def decision_function(self, X):
+        """:math:`f(x) = \\sum_i \\alpha_i y_i k(x_i, x) + b`, positive for ``classes_[1]``:
+        ``dual_coef_ @ k(support_vectors_, x) + intercept_``, as in scikit-learn's ``SVC``."""
+        K_test = self._test_gram(X)
+        return K_test[:, self.support_] @ self.dual_coef_[0] + self.intercept_[0]
 
     def predict(self, X):
         """``classes_[1]`` where :math:`f(x) > 0`, else ``classes_[0]``."""
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 
-    def score(self, X, y):
-        """Accuracy, the fraction of ``y`` predicted."""
-        return float(np.mean(self.predict(X) == np.asarray(y).ravel()))
+
+_LIBSVM_ATTRIBUTES = """classes_ : ndarray, shape (2,)
+        The sorted labels; ``classes_[1]`` is the class :math:`+1`.
+    support_ : ndarray of int32, shape (n_SV,)
+        Indices of the support vectors (:math:`\\alpha_i > 0`), those of ``classes_[0]``
+        first, each class in increasing order: libsvm's order, as in ``sklearn.svm.SVC``.
+    support_vectors_ : ndarray, shape (n_SV, d)
+        ``X_fit_[support_]``.
+    n_support_ : ndarray of int32, shape (2,)
+        Number of support vectors of each class.
+    dual_coef_ : ndarray, shape (1, n_SV)
+        :math:`y_i \\alpha_i` of the support vectors, in the order of ``support_``
+        (:math:`y_i = +1` for ``classes_[1]``)."""
 
 
 class CSVC(_BinaryClassifier):
@@ -247,20 +250,31 @@ class CSVC(_BinaryClassifier):
     Parameters
     ----------
     C : float > 0
-        Weight of the slacks in :math:`\\tfrac12\\|w\\|^2 + C\\sum_i\\xi_i` (libsvm's ``C``).
+        Weight of the slacks in :math:`\\tfrac12\\|w\\|^2 + C\\sum_i\\xi_i` (libsvm's and
+        scikit-learn's ``C``).
     {_KernelParams.doc}
     tol : float > 0
-        SMO's stopping tolerance.
+        SMO's stopping tolerance on the KKT violation.
     max_iter : int >= 1, optional
 
     Attributes
     ----------
     result_ : SVMResult
-    classes_ : ndarray, shape (2,)
-    support_ : ndarray of int
+        The package's fit, on the labels :math:`\\pm 1`.
+    {_LIBSVM_ATTRIBUTES}
+    intercept_ : ndarray, shape (1,)
+        :math:`b`: ``decision_function`` is ``dual_coef_ @ k(support_vectors_, x) +
+        intercept_``, scikit-learn's sign convention (libsvm's :math:`-\\rho`).
     X_fit_ : ndarray, shape (n, d)
     n_features_in_ : int
+    n_iter_ : int
+        SMO's iterations.
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_BinaryClassifier._parameter_constraints,
+        "C": [_POSITIVE],
+    }
 
     def __init__(
         self, C=1.0, kernel="gaussian", sigma=1.0, degree=2, c=1.0, tol=svm.TOL, max_iter=None
@@ -280,6 +294,12 @@ class CSVC(_BinaryClassifier):
 class NuSVC(_BinaryClassifier):
     __doc__ = f"""ν-SVM classifier: :func:`kernels_ref.svm.nu_svm`.
 
+    libsvm, hence scikit-learn's ``NuSVC``, reports a ν-SVM as the C-SVM it equals,
+    :math:`\\alpha/\\rho` and :math:`b/\\rho` with :math:`C = 1/(n\\rho)`
+    (:func:`kernels_ref.svm.nu_to_c_svm`): so do ``dual_coef_``, ``intercept_`` and
+    ``decision_function`` here (the margin at :math:`\\pm 1`, not at :math:`\\pm\\rho`);
+    ``result_`` is the ν-SVM's own solution.
+
     Parameters
     ----------
     nu : float in (0, 1]
@@ -292,10 +312,18 @@ class NuSVC(_BinaryClassifier):
     Attributes
     ----------
     result_ : SVMResult
-        With ``rho``.
-    classes_, support_, X_fit_, n_features_in_
+        The ν-SVM's solution, with ``rho``.
+    {_LIBSVM_ATTRIBUTES} Those of the equivalent C-SVM: :math:`y_i \\alpha_i / \\rho`.
+    intercept_ : ndarray, shape (1,)
+        :math:`b / \\rho`.
+    X_fit_, n_features_in_, n_iter_
         As in :class:`CSVC`.
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_BinaryClassifier._parameter_constraints,
+        "nu": [Interval(Real, 0, 1, closed="right")],
+    }
 
     def __init__(
         self, nu=0.5, kernel="gaussian", sigma=1.0, degree=2, c=1.0, tol=svm.TOL, max_iter=None
@@ -311,35 +339,21 @@ class NuSVC(_BinaryClassifier):
     def _fit_gram(self, K, y):
         return svm.nu_svm(K, y, self.nu, tol=self.tol, max_iter=self.max_iter)
 
+    def _c_svm(self, result, K):
+        return svm.nu_to_c_svm(result, K)
 
-class _Regressor(_Estimator):
-    _estimator_type = "regressor"
-    _requires_y = True
 
+class _Regressor(RegressorMixin, _KernelEstimator):
     def fit(self, X, y):
         """Fit on ``X`` of shape (n, d) and real targets ``y``; return ``self``."""
-        X = self._check_X(X)
-        y = check_array(self._check_y(y, len(X)), "y", ndim=1)
-        result = self._fit_gram(self._gram(X), y)
+        X, y = self._fit_data(X, y, y_numeric=True)
+        self.result_ = self._fit_gram(self._gram(X), y.astype(np.float64))
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
-        self.result_ = result
         return self
 
     def predict(self, X):
         """:math:`f(x)` at the rows of ``X``."""
         return self._predict_from_gram(self._test_gram(X))
-
-    def score(self, X, y):
-        """Coefficient of determination :math:`R^2 = 1 - \\sum_i (y_i - f(x_i))^2 /
-        \\sum_i (y_i - \\bar y)^2` (1.0 for a perfect fit; 0.0 for an imperfect fit of a
-        constant ``y``)."""
-        y = check_array(np.asarray(y).ravel(), "y", ndim=1)
-        residual = float(np.sum((y - self.predict(X)) ** 2))
-        total = float(np.sum((y - y.mean()) ** 2))
-        if total == 0.0:
-            return 1.0 if residual == 0.0 else 0.0
-        return 1.0 - residual / total
 
 
 class EpsilonSVR(_Regressor):
@@ -348,6 +362,7 @@ class EpsilonSVR(_Regressor):
     Parameters
     ----------
     C : float > 0
+        libsvm's and scikit-learn's ``C`` (``sklearn.svm.SVR``).
     epsilon : float >= 0
         Half-width of the tube.
     {_KernelParams.doc}
@@ -359,7 +374,15 @@ class EpsilonSVR(_Regressor):
     result_ : SVRResult
     X_fit_ : ndarray, shape (n, d)
     n_features_in_ : int
+    n_iter_ : int
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_KERNEL_CONSTRAINTS,
+        **_SOLVER_CONSTRAINTS,
+        "C": [_POSITIVE],
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+    }
 
     def __init__(
         self,
@@ -397,6 +420,9 @@ class EpsilonSVR(_Regressor):
 class KernelRidge(_Regressor):
     __doc__ = f"""Kernel ridge regression: :func:`kernels_ref.ridge.kernel_ridge`.
 
+    No intercept, as in scikit-learn's ``KernelRidge``: centre ``y`` (and add its mean back to
+    the predictions) unless the kernel has a constant part.
+
     Parameters
     ----------
     lam : float > 0
@@ -407,11 +433,19 @@ class KernelRidge(_Regressor):
 
     Attributes
     ----------
-    result_ : ndarray, shape (n,)
-        The dual coefficients :math:`\\alpha = (K + \\lambda I)^{{-1}} y`.
+    result_ : KernelRidgeResult
+        The package's fit: ``result_.alpha``, the dual coefficients
+        :math:`\\alpha = (K + \\lambda I)^{{-1}} y` (scikit-learn's ``dual_coef_``), with
+        ``lam`` and ``n_scaled``.
     X_fit_ : ndarray, shape (n, d)
     n_features_in_ : int
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_KERNEL_CONSTRAINTS,
+        "lam": [_POSITIVE],
+        "n_scaled": ["boolean"],
+    }
 
     def __init__(self, lam=1.0, kernel="gaussian", sigma=1.0, degree=2, c=1.0, n_scaled=False):
         self.lam = lam
@@ -428,7 +462,7 @@ class KernelRidge(_Regressor):
         return ridge.kernel_ridge_predict(self.result_, K_test)
 
 
-class KernelPCA(_Estimator):
+class KernelPCA(TransformerMixin, _KernelEstimator):
     __doc__ = f"""Kernel principal component analysis: :func:`kernels_ref.pca.kernel_pca`.
 
     Parameters
@@ -446,7 +480,11 @@ class KernelPCA(_Estimator):
     n_features_in_ : int
     """
 
-    _estimator_type = "transformer"
+    _parameter_constraints: ClassVar[dict] = {
+        **_KERNEL_CONSTRAINTS,
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "tol": [Interval(Real, 0, None, closed="left")],
+    }
 
     def __init__(self, n_components=None, kernel="gaussian", sigma=1.0, degree=2, c=1.0, tol=1e-10):
         self.n_components = n_components
@@ -458,11 +496,9 @@ class KernelPCA(_Estimator):
 
     def fit(self, X, y=None):
         """Fit on ``X`` of shape (n, d) (``y`` is ignored); return ``self``."""
-        X = self._check_X(X, min_samples=2)
-        result = pca.kernel_pca(self._gram(X), n_components=self.n_components, tol=self.tol)
+        X = self._fit_data(X, ensure_min_samples=2)
+        self.result_ = pca.kernel_pca(self._gram(X), n_components=self.n_components, tol=self.tol)
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
-        self.result_ = result
         return self
 
     def fit_transform(self, X, y=None):
@@ -471,24 +507,24 @@ class KernelPCA(_Estimator):
 
     def transform(self, X):
         """Coordinates of the rows of ``X`` on the components, shape (m, k)."""
-        return self._transform_from_gram(self._test_gram(X))
-
-    def _transform_from_gram(self, K_test):
+        K_test = self._test_gram(X)  # first: the fitted check
         return pca.transform(self.result_, K_test)
 
 
-class KernelKMeans(_Estimator):
+class KernelKMeans(ClusterMixin, _KernelEstimator):
     __doc__ = f"""Kernel k-means: :func:`kernels_ref.clustering.kernel_kmeans`.
 
     Parameters
     ----------
     n_clusters : int >= 1
+        At most the number of samples.
     {_KernelParams.doc}
     n_init : int >= 1
         Number of k-means++ starts; the best run is kept.
     max_iter : int >= 1
-    random_state : int or numpy.random.Generator, optional
-        Seed of the starts (``None`` is seed 0: the result is reproducible).
+    random_state : int, numpy.random.Generator or RandomState, optional
+        Seed of the starts (``None`` is seed 0: the result is reproducible; a ``RandomState``
+        draws the seed).
 
     Attributes
     ----------
@@ -497,9 +533,17 @@ class KernelKMeans(_Estimator):
         Clusters numbered in the order of their first point.
     X_fit_ : ndarray, shape (n, d)
     n_features_in_ : int
+    n_iter_ : int
+        Lloyd iterations of the run kept.
     """
 
-    _estimator_type = "clusterer"
+    _parameter_constraints: ClassVar[dict] = {
+        **_KERNEL_CONSTRAINTS,
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state", np.random.Generator],
+    }
 
     def __init__(
         self,
@@ -523,21 +567,22 @@ class KernelKMeans(_Estimator):
 
     def fit(self, X, y=None):
         """Cluster the rows of ``X`` (``y`` is ignored); return ``self``."""
-        min_samples = self.n_clusters if isinstance(self.n_clusters, numbers.Integral) else 1
-        X = self._check_X(X, min_samples=max(min_samples, 1))
+        X = self._fit_data(X)
+        if self.n_clusters > len(X):
+            raise ValueError(
+                f"n_clusters={self.n_clusters} is larger than the number of samples, {len(X)}: "
+                f"pass n_clusters <= {len(X)}"
+            )
+        seed = self.random_state
+        if seed is None:
+            seed = 0
+        elif isinstance(seed, np.random.RandomState):
+            seed = int(seed.randint(np.iinfo(np.int32).max))
         result = clustering.kernel_kmeans(
-            self._gram(X),
-            self.n_clusters,
-            n_init=self.n_init,
-            max_iter=self.max_iter,
-            rng=self.random_state,
+            self._gram(X), self.n_clusters, n_init=self.n_init, max_iter=self.max_iter, rng=seed
         )
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
         self.result_ = result
         self.labels_ = result.labels
+        self.n_iter_ = result.n_iter
         return self
-
-    def fit_predict(self, X, y=None):
-        """Fit, then ``labels_``."""
-        return self.fit(X).labels_

@@ -8,10 +8,9 @@ semi-definite, a solver stopped by its iteration limit) is signalled by a warnin
 
 __all__ = [
     "ConvergenceWarning",
-    "DataConversionWarning",
-    "NotFittedError",
     "NotPSDWarning",
     "NotSeparableError",
+    "TrivialCorrelationWarning",
 ]
 
 
@@ -27,13 +26,6 @@ class NotPSDWarning(UserWarning):
     """A Gram matrix has a clearly negative eigenvalue: the "kernel" is not positive definite."""
 
 
-class NotFittedError(ValueError, AttributeError):
-    """An estimator of :mod:`kernels_ref.estimators` was used before ``fit``.
-
-    A subclass of both :class:`ValueError` and :class:`AttributeError`, like scikit-learn's
-    ``sklearn.exceptions.NotFittedError``, so that code written for scikit-learn catches it.
-    """
-
-
-class DataConversionWarning(UserWarning):
-    """An estimator received ``y`` as a column vector of shape ``(n, 1)`` and flattened it."""
+class TrivialCorrelationWarning(UserWarning):
+    """Unregularised kernel CCA on Gram matrices whose ranges meet: some canonical correlations
+    are 1 whatever the data (all of them when the Gram matrices have full rank)."""

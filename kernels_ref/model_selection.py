@@ -8,26 +8,30 @@ the Gram matrix ``K`` of all the data once, validate it once, and cut the blocks
 out of it, so that no kernel is evaluated twice; the learner given by the user then checks its
 own blocks as it always does.
 
-The splits are lists of pairs ``(train, validation)`` of index arrays: one pair for a hold-out
-set (:func:`train_validation_split`), ``k`` pairs for k-fold cross-validation
-(:func:`k_fold`). The validation error of a learner (:func:`validation_error`) pools the
-validation points of all the pairs: for a k-fold partition it is the cross-validation estimate
-of Hastie, Tibshirani & Friedman (2009), §7.10.1, eq. (7.48),
+The splits are pairs ``(train, validation)`` of index arrays: one pair for a hold-out set
+(:func:`train_validation_split`), ``k`` pairs for k-fold cross-validation (:func:`k_fold`), or
+any iterable of pairs, such as a scikit-learn splitter's ``cv.split(X, y)``. The validation
+error of a learner (:func:`validation_error`) pools the validation points of all the pairs: for
+a k-fold partition it is the cross-validation estimate of Hastie, Tibshirani & Friedman
+(2009), §7.10.1, eq. (7.48),
 
 .. math::
 
     \mathrm{CV} = \frac1n \sum_{i=1}^n L\big(y_i, \hat f^{-\kappa(i)}(x_i)\big),
 
 where :math:`\kappa(i)` is the fold of point :math:`i` and :math:`\hat f^{-k}` the learner
-fitted without fold :math:`k`. :func:`grid_search_C` and :func:`grid_search_C_sigma` compute
-it on a grid of the soft-margin constant :math:`C` (and of the width :math:`\sigma` of a
-Gaussian kernel) and return the whole curve or surface with the choice, the way Chevaleyre
+fitted without fold :math:`k`. :func:`grid_search` computes it on a grid of any parameter of
+the learner, :func:`grid_search_C` and :func:`grid_search_C_sigma` on a grid of the soft-margin
+constant :math:`C` (and of the width :math:`\sigma` of a Gaussian kernel); they return the whole
+curve or surface, each fold's error and their spread, and the choice, the way Chevaleyre
 (2023), §3.3, chooses :math:`C^*`: one SVM per value of a logarithmic grid, and the minimum of
-its validation-error curve.
+its validation-error curve, ties going to the most regularised model. The result's
+:meth:`~GridSearchResult.refit` fits the learner on all the data at the choice.
+:func:`median_heuristic_sigma` gives the usual starting width of a Gaussian kernel.
 """
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,12 +39,16 @@ import numpy as np
 from ._results import ShortRepr
 from ._validation import check_array, check_bool, check_gram, check_integer, check_labels
 from .exceptions import NotPSDWarning
+from .feature_space import kernel_distance
+from .kernels import linear_kernel
 
 __all__ = [
     "GridSearchResult",
+    "grid_search",
     "grid_search_C",
     "grid_search_C_sigma",
     "k_fold",
+    "median_heuristic_sigma",
     "train_validation_split",
     "validation_error",
 ]
@@ -48,20 +56,35 @@ __all__ = [
 #: The losses of :func:`validation_error`: misclassification (labels +-1) and squared error.
 LOSSES = ("misclassification", "squared")
 
+#: Which end of a grid is the most regularised model: ``"smaller"`` values (C) or ``"larger"``
+#: ones (lambda, sigma).
+DIRECTIONS = ("smaller", "larger")
+
 
 @dataclass(frozen=True, repr=False)
 class GridSearchResult(ShortRepr):
-    r"""The validation errors of a grid search and the parameters it chooses.
+    r"""The validation errors of a grid search, their spread across folds, and the choice.
 
     Attributes
     ----------
-    errors : ndarray, shape (n_C,) or (n_sigma, n_C)
-        Validation error (:func:`validation_error`) at each grid point: ``errors[j]`` for
-        ``C_grid[j]``, or ``errors[i, j]`` for ``(sigma_grid[i], C_grid[j])``.
-    C_grid : ndarray, shape (n_C,)
-        The values of :math:`C`, increasing.
-    C : float
-        The chosen :math:`C`.
+    param : str
+        The parameter of ``fit`` searched, e.g. ``"C"`` or ``"lam"``.
+    grid : ndarray, shape (n_grid,)
+        Its values, increasing.
+    best : float
+        The chosen value of ``param``.
+    more_regularised : {"smaller", "larger"}
+        Which values of ``param`` give the more regularised model (the tie rule's direction).
+    errors : ndarray, shape (n_grid,) or (n_sigma, n_grid)
+        Validation error pooled over all the validation points (:func:`validation_error`) at
+        each grid point: ``errors[j]`` for ``grid[j]``, or ``errors[i, j]`` for
+        ``(sigma_grid[i], grid[j])``. The choice minimises it.
+    fold_errors : ndarray, shape ``errors.shape + (n_folds,)``
+        The error of each fold alone (the mean loss over its validation set).
+    fold_mean, fold_std : ndarray, shape of ``errors``
+        Mean and standard deviation (``ddof=0``, as scikit-learn's ``std_test_score``) of
+        ``fold_errors`` across the folds: the spread of the estimate. ``fold_mean`` equals
+        ``errors`` when the validation sets have equal sizes.
     index : int or tuple of int
         Position of the choice in ``errors``: ``j``, or ``(i, j)``.
     loss : str
@@ -69,20 +92,69 @@ class GridSearchResult(ShortRepr):
     n_validation : int
         Number of validation predictions behind each error (the sum of the sizes of the
         validation sets): a misclassification error times ``n_validation`` is a count.
+    fit : callable
+        The learner searched, for :meth:`refit`.
     sigma_grid : ndarray, shape (n_sigma,), or None
         The values of :math:`\sigma`, increasing (:func:`grid_search_C_sigma` only).
     sigma : float or None
         The chosen :math:`\sigma` (:func:`grid_search_C_sigma` only).
     """
 
+    param: str
+    grid: np.ndarray
+    best: float
+    more_regularised: str
     errors: np.ndarray
-    C_grid: np.ndarray
-    C: float
+    fold_errors: np.ndarray
+    fold_mean: np.ndarray
+    fold_std: np.ndarray
     index: int | tuple
     loss: str
     n_validation: int
+    fit: Callable
     sigma_grid: np.ndarray | None = None
     sigma: float | None = None
+
+    @property
+    def C(self):
+        """The chosen :math:`C` (``best``) of a search of ``C``, else None."""
+        return self.best if self.param == "C" else None
+
+    @property
+    def C_grid(self):
+        """The grid (``grid``) of a search of ``C``, else None."""
+        return self.grid if self.param == "C" else None
+
+    def refit(self, K, y):
+        r"""The learner fitted on all the data at the chosen parameters.
+
+        Returns ``fit(K, y, **{param: best})``, the result that prediction then takes.
+
+        Parameters
+        ----------
+        K : array_like, shape (n, n), or callable
+            The Gram matrix of all the points (at the chosen :math:`\sigma` after
+            :func:`grid_search_C_sigma`; or the function ``gram`` of that search itself,
+            called here with ``sigma``).
+        y : array_like, shape (n,)
+
+        Returns
+        -------
+        The result of ``fit``.
+
+        Raises
+        ------
+        TypeError
+            If ``K`` is callable and the search was not over :math:`\sigma`.
+        """
+        if callable(K):
+            if self.sigma is None:
+                raise TypeError(
+                    "K must be the Gram matrix of all the points; a function of sigma is "
+                    "accepted only after grid_search_C_sigma"
+                )
+            K = K(self.sigma)
+        return self.fit(K, y, **{self.param: self.best})
 
 
 # --- splits ---------------------------------------------------------------------------------
@@ -269,17 +341,32 @@ def _check_index(a, n, what):
 
 
 def _check_folds(folds, n):
-    """``folds`` as a tuple of (train, validation) pairs of index arrays for ``n`` points."""
-    if isinstance(folds, np.ndarray) or not isinstance(folds, Sequence) or len(folds) == 0:
+    """``folds`` as a tuple of (train, validation) pairs of index arrays for ``n`` points.
+
+    Any iterable of pairs is read once (a generator such as a scikit-learn splitter's
+    ``cv.split(X, y)`` included), then each pair is checked."""
+    if isinstance(folds, np.ndarray | str | bytes) or not isinstance(folds, Iterable):
         raise ValueError(
-            "folds must be a non-empty sequence of (train, validation) pairs of index arrays "
-            "(from k_fold, or (train_validation_split(...),) for one split), got "
-            f"{type(folds).__name__}"
+            "folds must be a non-empty iterable of (train, validation) pairs of index arrays "
+            "(k_fold(n, k), [train_validation_split(n, m)], or a scikit-learn splitter's "
+            f"cv.split(X, y)), got {type(folds).__name__}"
+        )
+    folds = list(folds)
+    if not folds:
+        raise ValueError(
+            "folds must be a non-empty iterable of (train, validation) pairs, got none (an "
+            "exhausted generator? cv.split(X, y) is read once: call it again)"
         )
     out = []
     for pair in folds:
-        if isinstance(pair, np.ndarray) or not isinstance(pair, Sequence) or len(pair) != 2:
-            raise ValueError("folds must contain (train, validation) pairs of index arrays")
+        if isinstance(pair, np.ndarray | str | bytes) or not isinstance(pair, Iterable):
+            pair = ()
+        pair = tuple(pair)
+        if len(pair) != 2:
+            raise ValueError(
+                "folds must contain (train, validation) pairs of index arrays; for one split "
+                "pass [(train, validation)], a list of one pair"
+            )
         train = _check_index(pair[0], n, "train")
         validation = _check_index(pair[1], n, "validation")
         if np.intersect1d(train, validation).size:
@@ -307,25 +394,31 @@ def _losses(y, f, loss):
 
 
 def _error_curve(K, y, fits, predict, folds, loss, warm_start=False):
-    """Pooled validation errors of the learners ``fits`` (one per grid point), on validated
-    input; with ``warm_start`` each is called with the result of the previous one on the same
-    fold (None for the first). The blocks of each fold are cut once. NotPSDWarnings of the fits
-    are silenced: a principal block of a PSD matrix is PSD, so they repeat the warning (or
-    not) that the caller's ``K`` has already given."""
-    totals = np.zeros(len(fits))
-    for train, validation in folds:
+    """Summed losses of the learners ``fits`` (one per grid point) on each fold, shape
+    ``(len(fits), len(folds))``, on validated input; with ``warm_start`` each is called with
+    the result of the previous one on the same fold (None for the first). The blocks of each
+    fold are cut once. NotPSDWarnings of the fits are silenced: a principal block of a PSD
+    matrix is PSD, so they repeat the warning (or not) that the caller's ``K`` has already
+    given."""
+    totals = np.zeros((len(fits), len(folds)))
+    for k, (train, validation) in enumerate(folds):
         K_train, K_val = K[np.ix_(train, train)], K[np.ix_(validation, train)]
         y_train, y_val = y[train], y[validation]
         result = None
         for j, fit in enumerate(fits):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", NotPSDWarning)
-                args = (K_train, y_train, result) if warm_start else (K_train, y_train)
-                result = fit(*args)
+                result = fit(K_train, y_train, result) if warm_start else fit(K_train, y_train)
             f = predict(result, K_val)
             f = check_array(f, "predict(result, K_val)", ndim=1, n_rows=len(validation))
-            totals[j] += float(np.sum(_losses(y_val, f, loss)))
-    return totals / sum(len(v) for _, v in folds)
+            totals[j, k] = float(np.sum(_losses(y_val, f, loss)))
+    return totals
+
+
+def _pooled(totals, folds):
+    """The pooled error of each grid point: the sum of its losses on all the folds divided by
+    the number of validation points."""
+    return totals.sum(axis=-1) / sum(len(v) for _, v in folds)
 
 
 def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
@@ -356,8 +449,9 @@ def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
     predict : callable
         ``predict(result, K_val)`` returns the decision values of the validation points,
         ``K_val`` of shape ``(n_validation, n_train)``, e.g. ``svm.decision_function``.
-    folds : sequence of (train, validation) pairs
-        Index arrays, as returned by :func:`k_fold`, or ``(train_validation_split(...),)``.
+    folds : iterable of (train, validation) pairs
+        Index arrays, as returned by :func:`k_fold`, ``[train_validation_split(...)]``, or a
+        scikit-learn splitter's ``cv.split(X, y)`` (read once).
     loss : {"misclassification", "squared"}
 
     Returns
@@ -387,37 +481,188 @@ def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
     0.75
     """
     K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
-    return float(_error_curve(K, y, [fit], predict, folds, loss)[0])
+    return float(_pooled(_error_curve(K, y, [fit], predict, folds, loss), folds)[0])
 
 
 # --- grid searches --------------------------------------------------------------------------
 
 
-def _check_grid(grid, name):
-    """A non-empty, strictly increasing 1-D array of positive finite numbers (a log grid)."""
+def _check_grid(grid, name, positive=True):
+    """A non-empty, strictly increasing 1-D array of finite numbers (positive: a log grid)."""
     grid = check_array(grid, name, ndim=1)
-    if np.any(grid <= 0):
+    if positive and np.any(grid <= 0):
         raise ValueError(f"{name} must contain positive numbers, got {grid.min():g}")
     if np.any(np.diff(grid) <= 0):
         raise ValueError(f"{name} must be strictly increasing")
     return grid.copy()
 
 
-def _fits(fit, C_grid, warm_start):
-    """``fit`` with each value of ``C_grid`` bound: ``fit(K, y, C)``, or with warm starts
-    ``fit(K, y, C, previous)``."""
+def _check_param(param):
+    if not isinstance(param, str) or not param.isidentifier():
+        raise ValueError(
+            f"param must be the name of fit's parameter searched, e.g. 'C' or 'lam', got {param!r}"
+        )
+    return param
+
+
+def _check_direction(more_regularised):
+    if not isinstance(more_regularised, str) or more_regularised not in DIRECTIONS:
+        raise ValueError(
+            f"more_regularised must be one of {DIRECTIONS}: 'smaller' when smaller values "
+            "regularise more (C), 'larger' when larger ones do (lambda, sigma), got "
+            f"{more_regularised!r}"
+        )
+    return more_regularised
+
+
+def _fits(fit, param, grid, warm_start):
+    """``fit`` with each value of ``grid`` bound to ``param``: ``fit(K, y, param=value)``, or
+    with warm starts ``fit(K, y, param=value, previous=previous)``."""
     if warm_start:
-        return [lambda K, y, previous, C=C: fit(K, y, C, previous) for C in C_grid.tolist()]
-    return [lambda K, y, C=C: fit(K, y, C) for C in C_grid.tolist()]
+        return [
+            lambda K, y, previous, v=v: fit(K, y, **{param: v}, previous=previous)
+            for v in grid.tolist()
+        ]
+    return [lambda K, y, v=v: fit(K, y, **{param: v}) for v in grid.tolist()]
 
 
-def _choose(errors):
-    """Index of the minimal error: the smallest C (last axis), then the largest sigma."""
+def _choose(errors, more_regularised="smaller"):
+    """Index of the minimal error: the most regularised value of the last axis (the first for
+    ``"smaller"``, the last for ``"larger"``), then the largest sigma (first axis)."""
     best = errors == errors.min()
-    j = int(np.flatnonzero(best.any(axis=0) if errors.ndim == 2 else best)[0])
+    on_grid = np.flatnonzero(best.any(axis=0) if errors.ndim == 2 else best)
+    j = int(on_grid[0] if more_regularised == "smaller" else on_grid[-1])
     if errors.ndim == 1:
         return j
     return int(np.flatnonzero(best[:, j])[-1]), j
+
+
+def _search_result(totals, folds, param, grid, more_regularised, loss, fit, sigma_grid=None):
+    """The result of a search from the summed losses ``totals[..., fold]``."""
+    sizes = np.array([len(v) for _, v in folds], dtype=float)
+    errors = _pooled(totals, folds)
+    fold_errors = totals / sizes
+    index = _choose(errors, more_regularised)
+    j = index if sigma_grid is None else index[1]
+    return GridSearchResult(
+        param=param,
+        grid=grid,
+        best=float(grid[j]),
+        more_regularised=more_regularised,
+        errors=errors,
+        fold_errors=fold_errors,
+        fold_mean=fold_errors.mean(axis=-1),
+        fold_std=fold_errors.std(axis=-1),
+        index=index,
+        loss=loss,
+        n_validation=int(sizes.sum()),
+        fit=fit,
+        sigma_grid=sigma_grid,
+        sigma=None if sigma_grid is None else float(sigma_grid[index[0]]),
+    )
+
+
+def grid_search(
+    K,
+    y,
+    fit,
+    predict,
+    grid,
+    folds,
+    *,
+    param,
+    more_regularised,
+    loss="misclassification",
+    warm_start=False,
+):
+    r"""Validation error of a learner on a grid of one of its parameters, and the choice.
+
+    .. math::
+
+        \theta^* = \text{the most regularised } \theta \in \Big\{ \theta \in \mathcal G :
+        \widehat{\mathrm{Err}}(\theta) = \min_{\theta' \in \mathcal G}
+        \widehat{\mathrm{Err}}(\theta') \Big\},
+
+    with :math:`\widehat{\mathrm{Err}}(\theta)` the pooled validation error
+    (:func:`validation_error`) of ``fit(·, ·, param=θ)``. Chevaleyre's (2023, §3.3) recipe
+    for any parameter: one fit per value of a (logarithmic) grid, and the minimum of the
+    validation-error curve. Tie rule: among the values with the same minimal error, the most
+    regularised model, whose direction ``more_regularised`` states: the *smallest* :math:`C`
+    of an SVM or SVR (``"smaller"``), the *largest* :math:`\lambda` of kernel ridge
+    (``"larger"``). Misclassification errors of the same folds have one denominator, so equal
+    counts are exactly equal errors. The result also gives each fold's error and their spread,
+    and :meth:`GridSearchResult.refit` fits the learner on all the data at the choice.
+
+    Parameters
+    ----------
+    K : array_like, shape (n, n)
+        Gram matrix of all the points, validated once here.
+    y : array_like, shape (n,)
+        Labels :math:`\pm 1` (misclassification) or real targets (squared error).
+    fit : callable
+        Called as ``fit(K_train, y_train, param=value)``, e.g. ``ridge.kernel_ridge`` with
+        ``param="lam"``.
+    predict : callable
+        ``predict(result, K_val)``, e.g. ``ridge.kernel_ridge_predict``.
+    grid : array_like, shape (n_grid,)
+        Strictly increasing finite values (usually ``np.logspace(...)``).
+    folds : iterable of (train, validation) pairs
+        From :func:`k_fold`, ``[train_validation_split(...)]`` for one hold-out set, or a
+        scikit-learn splitter's ``cv.split(X, y)`` (read once).
+    param : str
+        The name of ``fit``'s parameter that the grid sets.
+    more_regularised : {"smaller", "larger"}
+        Which values of ``param`` regularise more: ``"smaller"`` for :math:`C`, ``"larger"``
+        for :math:`\lambda` or a Gaussian width :math:`\sigma`. Required: the tie rule depends
+        on it.
+    loss : {"misclassification", "squared"}
+    warm_start : bool
+        If true, ``fit`` is called as ``fit(K_train, y_train, param=value, previous=result)``,
+        where ``result`` is its result at the previous value of the grid on the same fold, or
+        ``None`` for the first: the learner may start its solver there.
+
+    Returns
+    -------
+    GridSearchResult
+        ``errors``, ``fold_errors``, ``fold_mean``, ``fold_std`` of shape ``(n_grid,)`` (and
+        ``(n_grid, n_folds)``), ``best``, ``index``; ``refit(K, y)``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`validation_error`, for a ``grid`` that is not a non-empty, strictly
+        increasing array of finite numbers, a ``param`` that is not a name, and a
+        ``more_regularised`` other than ``"smaller"`` or ``"larger"``.
+    TypeError
+        If ``warm_start`` is not a bool.
+
+    Examples
+    --------
+    Kernel ridge regression as a classifier (the sign of :math:`f`) of points on a line,
+    labelled by their sign, with a linear kernel: :math:`f(x) = wx` with :math:`w > 0` for
+    every :math:`\lambda`, no mistake anywhere on the grid, and the tie goes to the largest
+    :math:`\lambda`, the most regularised model:
+
+    >>> from kernels_ref.ridge import kernel_ridge, kernel_ridge_predict
+    >>> x = np.array([[-4.0], [-3.0], [-2.0], [-1.0], [1.0], [2.0], [3.0], [4.0]])
+    >>> y = np.sign(x[:, 0])
+    >>> res = grid_search(x @ x.T, y, kernel_ridge, kernel_ridge_predict, [0.01, 1.0, 100.0],
+    ...                   k_fold(8, 4, y=y, seed=0), param="lam", more_regularised="larger")
+    >>> res.errors, res.best, res.fold_errors.shape
+    (array([0., 0., 0.]), 100.0, (3, 4))
+    >>> fitted = res.refit(x @ x.T, y)  # kernel_ridge(K, y, lam=100.0) on all the points
+    >>> bool(kernel_ridge_predict(fitted, 2.5 * x.T)[0] > 0)  # at t = 2.5, k(t, x_i) = 2.5 x_i
+    True
+    """
+    K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
+    param = _check_param(param)
+    more_regularised = _check_direction(more_regularised)
+    grid = _check_grid(grid, "grid", positive=False)
+    warm_start = check_bool(warm_start, "warm_start")
+    totals = _error_curve(
+        K, y, _fits(fit, param, grid, warm_start), predict, folds, loss, warm_start
+    )
+    return _search_result(totals, folds, param, grid, more_regularised, loss, fit)
 
 
 def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification", warm_start=False):
@@ -429,12 +674,12 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
         \widehat{\mathrm{Err}}(C) = \min_{C' \in \mathcal G} \widehat{\mathrm{Err}}(C') \Big\},
 
     with :math:`\widehat{\mathrm{Err}}(C)` the pooled validation error of
-    :func:`validation_error` of ``fit(·, ·, C)``. Source: Chevaleyre (2023), §3.3 and its
-    Figure 8: values of :math:`C` on a logarithmic scale, one SVM trained per value, its
-    validation error measured, and :math:`C^*` at the minimum of the error curve. Tie rule:
-    among the values of :math:`C` with the same (minimal) error the *smallest* is chosen, the
-    most regularised model; misclassification errors of the same folds have one denominator,
-    so equal counts are exactly equal errors.
+    :func:`validation_error` of ``fit(·, ·, C=C)``: :func:`grid_search` with ``param="C"``
+    and ``more_regularised="smaller"``. Source: Chevaleyre (2023), §3.3 and its Figure 8:
+    values of :math:`C` on a logarithmic scale, one SVM trained per value, its validation
+    error measured, and :math:`C^*` at the minimum of the error curve. Tie rule: among the
+    values of :math:`C` with the same (minimal) error the *smallest* is chosen, the most
+    regularised model.
 
     Parameters
     ----------
@@ -442,25 +687,28 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
         Gram matrix of all the points, validated once here.
     y : array_like, shape (n,)
     fit : callable
-        ``fit(K_train, y_train, C)``, e.g. ``svm.soft_margin_l1`` itself.
+        ``fit(K_train, y_train, C=C)``, e.g. ``svm.soft_margin_l1`` itself.
     predict : callable
         ``predict(result, K_val)``, e.g. ``svm.decision_function``.
     C_grid : array_like, shape (n_C,)
         Positive, strictly increasing (usually ``np.logspace(...)``).
-    folds : sequence of (train, validation) pairs
-        From :func:`k_fold`, or ``(train_validation_split(...),)`` for one hold-out set.
+    folds : iterable of (train, validation) pairs
+        From :func:`k_fold`, ``[train_validation_split(...)]`` for one hold-out set, or a
+        scikit-learn splitter's ``cv.split(X, y)``.
     loss : {"misclassification", "squared"}
     warm_start : bool
-        If true, ``fit`` is called as ``fit(K_train, y_train, C, previous)``, where
-        ``previous`` is its result at the previous (smaller) :math:`C` on the same fold, or
+        If true, ``fit`` is called as ``fit(K_train, y_train, C=C, previous=result)``, where
+        ``result`` is its result at the previous (smaller) :math:`C` on the same fold, or
         ``None`` for the first: the learner may start its solver there, e.g.
-        ``lambda K, y, C, prev: svm.soft_margin_l1(K, y, C, alpha0=None if prev is None
-        else prev.alpha)`` (the solution at a smaller :math:`C` is feasible at a larger one).
+        ``lambda K, y, C, previous: svm.soft_margin_l1(K, y, C, alpha0=None if previous is
+        None else previous.alpha)`` (the solution at a smaller :math:`C` is feasible at a
+        larger one).
 
     Returns
     -------
     GridSearchResult
-        ``errors`` of shape ``(n_C,)``, the whole curve, and ``C``, ``index``.
+        ``errors`` of shape ``(n_C,)``, the whole curve, with its spread across folds, and
+        ``C`` (= ``best``), ``index``; ``refit(K, y)`` fits at ``C`` on all the points.
 
     Raises
     ------
@@ -487,8 +735,8 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
 
     The same search with warm starts gives the same curve:
 
-    >>> warm = lambda K, y, C, prev: soft_margin_l1(
-    ...     K, y, C, alpha0=None if prev is None else prev.alpha)
+    >>> warm = lambda K, y, C, previous: soft_margin_l1(
+    ...     K, y, C, alpha0=None if previous is None else previous.alpha)
     >>> grid_search_C(x @ x.T, y, warm, decision_function, [0.01, 1.0], folds,
     ...               warm_start=True).errors
     array([0., 0.])
@@ -496,16 +744,9 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
     K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
     C_grid = _check_grid(C_grid, "C_grid")
     warm_start = check_bool(warm_start, "warm_start")
-    errors = _error_curve(K, y, _fits(fit, C_grid, warm_start), predict, folds, loss, warm_start)
-    j = _choose(errors)
-    return GridSearchResult(
-        errors=errors,
-        C_grid=C_grid,
-        C=float(C_grid[j]),
-        index=j,
-        loss=loss,
-        n_validation=sum(len(v) for _, v in folds),
-    )
+    fits = _fits(fit, "C", C_grid, warm_start)
+    totals = _error_curve(K, y, fits, predict, folds, loss, warm_start)
+    return _search_result(totals, folds, "C", C_grid, "smaller", loss, fit)
 
 
 def grid_search_C_sigma(
@@ -528,12 +769,13 @@ def grid_search_C_sigma(
         \widehat{\mathrm{Err}}(\sigma, C),
 
     where :math:`\widehat{\mathrm{Err}}(\sigma, C)` is the pooled validation error
-    (:func:`validation_error`) of ``fit(·, ·, C)`` on the Gram matrix ``gram(sigma)`` —
+    (:func:`validation_error`) of ``fit(·, ·, C=C)`` on the Gram matrix ``gram(sigma)`` —
     typically a Gaussian kernel of width :math:`\sigma`, whose two parameters interact (a
     narrow kernel needs a small :math:`C`: Hastie, Tibshirani & Friedman (2009), §12.3.5 and
     Figure 12.6). Chevaleyre's (2023, §3.3) search of :math:`C` on a log grid, done for every
     :math:`\sigma`. Tie rule: among the pairs with the same (minimal) error, the smallest
     :math:`C`, then the largest :math:`\sigma` (the most regularised, smoothest model).
+    :func:`median_heuristic_sigma` gives the usual centre of the grid of :math:`\sigma`.
 
     Parameters
     ----------
@@ -545,7 +787,7 @@ def grid_search_C_sigma(
         As for :func:`grid_search_C`.
     C_grid, sigma_grid : array_like, shape (n_C,) and (n_sigma,)
         Positive, strictly increasing.
-    folds : sequence of (train, validation) pairs
+    folds : iterable of (train, validation) pairs
     loss : {"misclassification", "squared"}
     warm_start : bool
         As for :func:`grid_search_C`, along ``C_grid`` for each ``sigma``.
@@ -553,7 +795,9 @@ def grid_search_C_sigma(
     Returns
     -------
     GridSearchResult
-        ``errors[i, j]`` for ``(sigma_grid[i], C_grid[j])``; ``C``, ``sigma``, ``index``.
+        ``errors[i, j]`` for ``(sigma_grid[i], C_grid[j])``, with ``fold_errors``,
+        ``fold_mean``, ``fold_std``; ``C``, ``sigma``, ``index``; ``refit(gram, y)`` fits at
+        ``C`` on ``gram(sigma)``.
 
     Raises
     ------
@@ -581,25 +825,88 @@ def grid_search_C_sigma(
     C_grid = _check_grid(C_grid, "C_grid")
     sigma_grid = _check_grid(sigma_grid, "sigma_grid")
     warm_start = check_bool(warm_start, "warm_start")
-    errors = np.empty((len(sigma_grid), len(C_grid)))
+    totals = None
     for i, sigma in enumerate(sigma_grid.tolist()):
         K = check_gram(gram(sigma), name=f"gram({sigma:g})")
         if i == 0:
             n = len(K)
             y = _check_targets(y, n, loss)
             folds = _check_folds(folds, n)
+            totals = np.empty((len(sigma_grid), len(C_grid), len(folds)))
         elif len(K) != n:
             raise ValueError(f"gram({sigma:g}) must be {n} x {n}, got shape {K.shape}")
-        fits = _fits(fit, C_grid, warm_start)
-        errors[i] = _error_curve(K, y, fits, predict, folds, loss, warm_start)
-    i, j = _choose(errors)
-    return GridSearchResult(
-        errors=errors,
-        C_grid=C_grid,
-        C=float(C_grid[j]),
-        index=(i, j),
-        loss=loss,
-        n_validation=sum(len(v) for _, v in folds),
-        sigma_grid=sigma_grid,
-        sigma=float(sigma_grid[i]),
-    )
+        fits = _fits(fit, "C", C_grid, warm_start)
+        totals[i] = _error_curve(K, y, fits, predict, folds, loss, warm_start)
+    return _search_result(totals, folds, "C", C_grid, "smaller", loss, fit, sigma_grid)
+
+
+# --- the median heuristic -------------------------------------------------------------------
+
+
+def median_heuristic_sigma(X):
+    r"""The median heuristic for the width of a Gaussian kernel: the median distance.
+
+    .. math::
+
+        \sigma = \operatorname{median}\,\{\|x_i - x_j\| : 1 \le i < j \le n\},
+
+    the median of the :math:`n(n-1)/2` Euclidean distances between the points of distinct
+    indices (the zeros :math:`\|x_i - x_i\|` excluded; with an even number of pairs, the mean
+    of the two middle ones). A width of the order of the typical distance keeps the kernel
+    between points away from both 1 (a kernel too wide: every point alike) and 0 (too narrow:
+    every point alone). It is a default and the centre of a grid to search, not an optimum.
+
+    Source: Gretton, Borgwardt, Rasch, Schölkopf & Smola, "A kernel two-sample test", *JMLR*
+    13 (2012), §8 (the kernel width set to the median distance between the points); Garreau,
+    Jitkrittum & Kanagawa, "Large sample analysis of the median heuristic" (2017,
+    arXiv:1707.07269), which surveys its uses.
+
+    Variants in use — the same median :math:`m`, put in different places:
+
+    - :math:`\sigma = m` in :math:`\exp(-\|x-y\|^2/(2\sigma^2))`, the book's Gaussian kernel
+      (:func:`kernels_ref.kernels.gaussian_kernel`): what this function returns;
+    - :math:`m` in :math:`\exp(-\|x-y\|^2/m^2)`, i.e. :math:`\sigma^2 = m^2/2` here
+      (Rousseau's convention with his :math:`\sigma = m`:
+      :func:`kernels_ref.kernels.sigma_from_rousseau`);
+    - scikit-learn's ``gamma`` in :math:`\exp(-\gamma\|x-y\|^2)`: :math:`\gamma =
+      1/(2\sigma^2) = 1/(2m^2)` for the first, :math:`1/m^2` for the second;
+    - some take the median of the squared distances, :math:`m^2` itself, which is the same
+      :math:`m` (the square is increasing) up to the averaging of two middle values.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        The points, ``n >= 2``.
+
+    Returns
+    -------
+    float
+        :math:`\sigma > 0`.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` has fewer than 2 rows, or if the median distance is 0 (at least half the
+        pairs of rows are equal).
+
+    Examples
+    --------
+    Three points on a line, at distances 1, 2 and 3 from one another:
+
+    >>> median_heuristic_sigma([[0.0], [1.0], [3.0]])
+    2.0
+    """
+    X = check_array(X, "X")
+    n = len(X)
+    if n < 2:
+        raise ValueError(f"X must have at least 2 rows (a distance needs two points), got {n}")
+    Z = X - X.mean(axis=0)  # distances do not change; round-off stays at the spread's scale
+    norms = np.einsum("ij,ij->i", Z, Z)
+    distances = kernel_distance(linear_kernel(Z), norms, norms)[np.triu_indices(n, 1)]
+    sigma = float(np.median(distances))
+    if not sigma > 0:
+        raise ValueError(
+            "X: the median distance between its rows is 0 (at least half the pairs of rows are "
+            "equal): remove the duplicate rows, or choose sigma otherwise"
+        )
+    return sigma

@@ -130,7 +130,7 @@ LEARNER_ROWS = [
     ("predict of the wrong size", {"predict": lambda r, K: np.ones(3)}, ValueError, r"^predict"),
 ]
 FOLDS_ROWS = [
-    ("folds empty", {"folds": ()}, ValueError, r"^folds must be a non-empty sequence"),
+    ("folds empty", {"folds": ()}, ValueError, r"^folds must be a non-empty iterable"),
     ("folds of an array", {"folds": np.zeros((3, 2))}, ValueError, r"^folds must be"),
     ("folds not pairs", {"folds": [(np.arange(3),)]}, ValueError, r"^folds must contain"),
     ("folds out of range", {"folds": [([0, 1, 2], [6])]}, ValueError, r"^folds: the validation"),
@@ -811,6 +811,37 @@ ROWS = [
         extra=[*LEARNER_ROWS, *FOLDS_ROWS, *GRID_ROWS],
     ),
     Row(
+        "model_selection.grid_search",
+        model_selection.grid_search,
+        lambda: {
+            "K": K,
+            "y": Y,
+            "fit": svm.soft_margin_l1,
+            "predict": svm.decision_function,
+            "grid": np.array([0.1, 1.0, 10.0]),
+            "folds": FOLDS,
+            "param": "C",
+            "more_regularised": "smaller",
+            "warm_start": False,
+        },
+        {**GRAM_Y, "grid": vector(samples=None)},
+        {"warm_start": "bool"},
+        extra=[
+            *LEARNER_ROWS,
+            *FOLDS_ROWS,
+            ("grid decreasing", {"grid": np.array([1.0, 0.1])}, ValueError, r"^grid must be"),
+            ("param not a name", {"param": 1}, ValueError, r"^param must be the name"),
+            ("direction unknown", {"more_regularised": "C"}, ValueError, r"^more_regularised"),
+        ],
+    ),
+    Row(
+        "model_selection.median_heuristic_sigma",
+        model_selection.median_heuristic_sigma,
+        lambda: {"X": X},
+        {"X": data()},
+        extra=[("one row", {"X": X[:1]}, ValueError, r"^X must have at least 2 rows")],
+    ),
+    Row(
         "model_selection.grid_search_C_sigma",
         model_selection.grid_search_C_sigma,
         lambda: {
@@ -907,6 +938,23 @@ ROWS = [
             ("view 0", {"view": 0}, ValueError, r"^view"),
             ("view 3", {"view": 3}, ValueError, r"^view"),
             ("view str", {"view": "1"}, ValueError, r"^view"),
+        ],
+        one_sample=False,
+    ),
+    Row(
+        "cca.kernel_cca_correlations",
+        cca.kernel_cca_correlations,
+        lambda: {
+            "result": cca.kernel_cca(K, X @ X.T, reg=0.1, n_components=1),
+            "K1_test": KT,
+            "K2_test": XT @ X.T,
+        },
+        {"K1_test": matrix(samples=None), "K2_test": matrix(samples=None)},
+        results=("result",),
+        extra=[
+            ("K1_test columns", {"K1_test": KT[:, :5]}, ValueError, r"^K1_test must have 6"),
+            ("rows differ", {"K2_test": X[:3] @ X.T}, ValueError, r"^K1_test and K2_test"),
+            ("one row", {"K1_test": KT[:1], "K2_test": KT[:1]}, ValueError, r"^K1_test must"),
         ],
         one_sample=False,
     ),

@@ -1,4 +1,5 @@
-"""Tests of kernels_ref.cca: linear CCA, regularised kernel CCA and its degenerate limit."""
+"""Tests of kernels_ref.cca: linear CCA, regularised kernel CCA and its degenerate limit, the
+correlations of training and held-out variates beside the objective."""
 
 import math
 import warnings
@@ -8,12 +9,21 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from kernels_ref.cca import kernel_cca, kernel_cca_transform, linear_cca
-from kernels_ref.exceptions import NotPSDWarning
+from kernels_ref.cca import (
+    kernel_cca,
+    kernel_cca_correlations,
+    kernel_cca_transform,
+    linear_cca,
+)
+from kernels_ref.exceptions import NotPSDWarning, TrivialCorrelationWarning
 from kernels_ref.feature_space import center_gram, center_test_gram, finite_feature_map
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 
 seeds = st.integers(0, 2**32 - 1)
+
+# Unregularised kernel CCA on Gram matrices whose ranges meet warns; the tests of that limit
+# check its numbers, and test_reg_0_warns_... checks the warning itself.
+pytestmark = pytest.mark.filterwarnings("ignore::kernels_ref.exceptions.TrivialCorrelationWarning")
 
 
 def two_views(seed, n, d1, d2, shared=0.8):
@@ -56,7 +66,7 @@ def test_one_dimensional_views_give_the_absolute_pearson_correlation():
     y = np.array([[1.0], [3.0], [2.0], [4.0]])
     # centred: (-1.5, -.5, .5, 1.5) and (-1.5, .5, -.5, 1.5): sum xy = 4, sum x^2 = sum y^2 = 5
     res = linear_cca(x, y)
-    assert res.correlations == pytest.approx([0.8], abs=1e-14)
+    assert res.objective == pytest.approx([0.8], abs=1e-14)
     assert abs(res.w1[0, 0]) == pytest.approx(1 / math.sqrt(5), abs=1e-14)
     assert abs(res.w2[0, 0]) == pytest.approx(1 / math.sqrt(5), abs=1e-14)
     assert res.w1[0, 0] * res.w2[0, 0] > 0  # positive correlation: same sign
@@ -66,30 +76,30 @@ def test_one_dimensional_views_give_the_absolute_pearson_correlation():
 def test_negatively_correlated_views_give_a_positive_correlation_and_opposite_signs():
     x = np.array([[0.0], [1.0], [3.0]])
     res = linear_cca(x, -2.0 * x + 7.0)
-    assert res.correlations == pytest.approx([1.0], abs=1e-14)
+    assert res.objective == pytest.approx([1.0], abs=1e-14)
     assert res.w1[0, 0] * res.w2[0, 0] < 0
 
 
 def test_orthogonal_centred_views_have_zero_correlation():
     x = np.array([[1.0], [-1.0], [1.0], [-1.0]])
     y = np.array([[1.0], [1.0], [-1.0], [-1.0]])
-    assert linear_cca(x, y).correlations == pytest.approx([0.0], abs=1e-15)
+    assert linear_cca(x, y).objective == pytest.approx([0.0], abs=1e-15)
     K1, K2 = linear_kernel(x), linear_kernel(y)
-    assert kernel_cca(K1, K2, reg=0.0).correlations == pytest.approx([0.0], abs=1e-15)
+    assert kernel_cca(K1, K2, reg=0.0).objective == pytest.approx([0.0], abs=1e-15)
 
 
 def test_regularised_one_dimensional_correlation_by_hand():
     # rho = sum xy / sqrt((sum x^2 + kappa)(sum y^2 + kappa)) = 4 / (5 + 1) with kappa = 1
     x = np.array([[1.0], [2.0], [3.0], [4.0]])
     y = np.array([[1.0], [3.0], [2.0], [4.0]])
-    assert linear_cca(x, y, reg=1.0).correlations == pytest.approx([4 / 6], abs=1e-14)
+    assert linear_cca(x, y, reg=1.0).objective == pytest.approx([4 / 6], abs=1e-14)
     res = kernel_cca(linear_kernel(x), linear_kernel(y), reg=1.0)
-    assert res.correlations == pytest.approx([4 / 6], abs=1e-14)
+    assert res.objective == pytest.approx([4 / 6], abs=1e-14)
 
 
 def test_identical_views_have_all_correlations_one():
     X1, _ = two_views(0, 20, 3, 3)
-    assert linear_cca(X1, X1).correlations == pytest.approx(np.ones(3), abs=1e-12)
+    assert linear_cca(X1, X1).objective == pytest.approx(np.ones(3), abs=1e-12)
 
 
 # --- linear CCA: identities -----------------------------------------------------------------
@@ -101,7 +111,7 @@ def test_linear_cca_matches_the_qr_formula_of_bjorck_and_golub(seed, n, d1, d2):
     X1, X2 = two_views(seed, n, d1, d2)
     res = linear_cca(X1, X2)
     expected = qr_canonical_correlations(X1, X2)[: min(d1, d2)]
-    assert np.allclose(res.correlations, expected, rtol=0, atol=1e-10)
+    assert np.allclose(res.objective, expected, rtol=0, atol=1e-10)
     assert res.residual < 1e-12
 
 
@@ -113,13 +123,13 @@ def test_canonical_variates_have_pearson_correlation_rho_and_are_uncorrelated_wi
     X1, X2 = two_views(seed, n, d1, d2)
     res = linear_cca(X1, X2)
     S1, S2 = (X1 - res.mean1) @ res.w1, (X2 - res.mean2) @ res.w2
-    k = res.correlations.size
+    k = res.objective.size
     # unit sum of squares, uncorrelated within each view, diagonal cross-products = rho
     assert np.allclose(S1.T @ S1, np.eye(k), atol=1e-10)
     assert np.allclose(S2.T @ S2, np.eye(k), atol=1e-10)
-    assert np.allclose(S1.T @ S2, np.diag(res.correlations), atol=1e-10)
+    assert np.allclose(S1.T @ S2, np.diag(res.objective), atol=1e-10)
     pearson = [np.corrcoef(S1[:, j], S2[:, j])[0, 1] for j in range(k)]
-    assert np.allclose(pearson, res.correlations, atol=1e-10)
+    assert np.allclose(pearson, res.objective, atol=1e-10)
 
 
 @given(seeds, st.integers(10, 40), st.integers(1, 3), st.integers(1, 3))
@@ -130,8 +140,8 @@ def test_linear_cca_correlations_are_invariant_under_invertible_affine_maps(seed
     A1 = rng.normal(size=(d1, d1)) + 3 * np.eye(d1)  # invertible, moderately conditioned
     A2 = rng.normal(size=(d2, d2)) + 3 * np.eye(d2)
     assume(np.linalg.cond(A1) < 1e3 and np.linalg.cond(A2) < 1e3)
-    before = linear_cca(X1, X2).correlations
-    after = linear_cca(X1 @ A1 + rng.normal(size=d1), X2 @ A2 - 5.0).correlations
+    before = linear_cca(X1, X2).objective
+    after = linear_cca(X1 @ A1 + rng.normal(size=d1), X2 @ A2 - 5.0).objective
     assert np.allclose(before, after, atol=1e-9)
 
 
@@ -142,7 +152,7 @@ def test_more_dimensions_than_points_make_linear_cca_trivial(seed, n, data):
     d1 = data.draw(st.integers(2, n - 2))
     d2 = data.draw(st.integers(n - d1, n - 2))
     X1, X2 = two_views(seed, n, d1, d2, shared=0.0)
-    n_ones = int(np.sum(linear_cca(X1, X2).correlations > 1 - 1e-8))
+    n_ones = int(np.sum(linear_cca(X1, X2).objective > 1 - 1e-8))
     assert n_ones >= d1 + d2 - (n - 1)
 
 
@@ -155,8 +165,8 @@ def test_linear_kernel_cca_equals_ridge_linear_cca_for_every_reg(seed, n, d1, d2
     X1, X2 = two_views(seed, n, d1, d2)
     lin = linear_cca(X1, X2, reg=reg)
     ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=reg, n_components=lin.w1.shape[1])
-    assert np.allclose(ker.correlations, lin.correlations, rtol=0, atol=1e-10)
-    gaps = np.diff(np.concatenate([[2.0], lin.correlations, [-1.0]]))
+    assert np.allclose(ker.objective, lin.objective, rtol=0, atol=1e-10)
+    gaps = np.diff(np.concatenate([[2.0], lin.objective, [-1.0]]))
     if np.min(np.abs(gaps)) > 1e-3:  # directions are unique up to sign
         Z1, Z2 = X1 - X1.mean(axis=0), X2 - X2.mean(axis=0)
         assert same_up_to_sign(Z1.T @ ker.alpha1, lin.w1, atol=1e-7)
@@ -170,7 +180,7 @@ def test_unregularised_linear_kernel_cca_equals_linear_cca_when_n_exceeds_d(seed
     lin = linear_cca(X1, X2)
     ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.0)
     assert (ker.rank1, ker.rank2) == (d1, d2)  # centred linear Gram: rank d
-    assert np.allclose(ker.correlations, lin.correlations, rtol=0, atol=1e-9)
+    assert np.allclose(ker.objective, lin.objective, rtol=0, atol=1e-9)
 
 
 @given(seeds, st.integers(8, 40), st.integers(1, 4), st.integers(1, 4))
@@ -182,7 +192,7 @@ def test_tiny_reg_linear_kernel_cca_converges_to_linear_cca(seed, n, d1, d2):
     reg = 1e-9 * lam_min
     ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=reg)
     # |rho(reg) - rho(0)| <= reg / lam_min to first order
-    assert np.allclose(ker.correlations, linear_cca(X1, X2).correlations, rtol=0, atol=1e-7)
+    assert np.allclose(ker.objective, linear_cca(X1, X2).objective, rtol=0, atol=1e-7)
 
 
 @given(seeds, st.integers(5, 30), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
@@ -193,9 +203,9 @@ def test_kernel_cca_equals_ridge_linear_cca_on_the_finite_feature_maps(seed, n, 
     Phi1, Phi2 = finite_feature_map(center_gram(K1)), finite_feature_map(center_gram(K2))
     lin = linear_cca(Phi1, Phi2, reg=reg)
     ker = kernel_cca(K1, K2, reg=reg, tol=0.0)  # keep every positive eigenvalue, as Phi does
-    k = min(ker.correlations.size, lin.correlations.size)
-    assert np.allclose(ker.correlations[:k], lin.correlations[:k], rtol=0, atol=1e-9)
-    assert np.all(lin.correlations[k:] < 1e-6)
+    k = min(ker.objective.size, lin.objective.size)
+    assert np.allclose(ker.objective[:k], lin.objective[:k], rtol=0, atol=1e-9)
+    assert np.all(lin.objective[k:] < 1e-6)
 
 
 @given(seeds, st.integers(3, 25), st.floats(0.3, 2.0), st.floats(1e-3, 10.0))
@@ -212,8 +222,8 @@ def test_kernel_cca_solves_the_printed_pencil_with_regularised_denominators(seed
     L = np.linalg.cholesky(B)
     eig = np.linalg.eigvalsh(np.linalg.solve(L, np.linalg.solve(L, A).T).T)[::-1]
     res = kernel_cca(K1, K2, reg=reg, center=False)
-    k = res.correlations.size
-    assert np.allclose(res.correlations, eig[:k], rtol=0, atol=1e-8)
+    k = res.objective.size
+    assert np.allclose(res.objective, eig[:k], rtol=0, atol=1e-8)
     assert np.allclose(eig, -eig[::-1], atol=1e-8)  # eigenvalues come in pairs +-rho
 
 
@@ -225,11 +235,11 @@ def test_correlations_lie_in_unit_interval_and_decrease(seed, n, sigma, reg):
     rng = np.random.default_rng(seed)
     X1, X2 = rng.normal(size=(n, 2)), rng.normal(size=(n, 2))
     res = kernel_cca(gaussian_kernel(X1, sigma=sigma), gaussian_kernel(X2, sigma=sigma), reg=reg)
-    rho = res.correlations
+    rho = res.objective
     assert np.all((rho >= 0) & (rho <= 1)) and np.all(np.diff(rho) <= 1e-12)
     assert res.residual < 1e-8
     if n > 3:
-        lin = linear_cca(X1, X2, reg=reg).correlations
+        lin = linear_cca(X1, X2, reg=reg).objective
         assert np.all((lin >= 0) & (lin <= 1)) and np.all(np.diff(lin) <= 1e-12)
 
 
@@ -243,8 +253,8 @@ def test_dual_coefficients_are_normalised_and_solve_the_eigenproblem(seed, n, si
     # Explicit checks on the meaningful pairs, written with the variates S = K alpha: for small
     # rho the coefficients along near-null directions of K grow like 1 / (rho reg), and
     # products such as alpha^T K^2 alpha lose accuracy in that form.
-    keep = res.correlations > 1e-3
-    a, b, rho = res.alpha1[:, keep], res.alpha2[:, keep], res.correlations[keep]
+    keep = res.objective > 1e-3
+    a, b, rho = res.alpha1[:, keep], res.alpha2[:, keep], res.objective[keep]
     S1, S2 = K1 @ a, K2 @ b
     k = rho.size
     assert np.allclose(S1.T @ S1 + reg * a.T @ S1, np.eye(k), atol=1e-8)  # a^T (K1^2 + reg K1) a
@@ -259,7 +269,7 @@ def test_regularisation_can_only_lower_the_first_correlation(seed, n, sigma):
     rng = np.random.default_rng(seed)
     K1 = gaussian_kernel(rng.normal(size=(n, 2)), sigma=sigma)
     K2 = gaussian_kernel(rng.normal(size=(n, 2)), sigma=sigma)
-    rho = [kernel_cca(K1, K2, reg=r).correlations[0] for r in (0.0, 1e-3, 1e-1, 1.0, 10.0)]
+    rho = [kernel_cca(K1, K2, reg=r).objective[0] for r in (0.0, 1e-3, 1e-1, 1.0, 10.0)]
     assert np.all(np.diff(rho) <= 1e-10)
 
 
@@ -272,14 +282,14 @@ def test_unregularised_kernel_cca_gives_correlation_one_on_independent_views(see
     K1, K2 = gaussian_kernel(X1, sigma=sigma), gaussian_kernel(X2, sigma=sigma)
     centred = kernel_cca(K1, K2, reg=0.0)
     assert (centred.rank1, centred.rank2) == (n - 1, n - 1)
-    assert np.allclose(centred.correlations, 1.0, atol=1e-9)
+    assert np.allclose(centred.objective, 1.0, atol=1e-9)
     printed = kernel_cca(K1, K2, reg=0.0, center=False)  # Valle Vidal's problem as printed
-    assert printed.correlations.size == n and np.allclose(printed.correlations, 1.0, atol=1e-9)
+    assert printed.objective.size == n and np.allclose(printed.objective, 1.0, atol=1e-9)
     # the training variates are perfectly correlated, whatever the data
     s1, s2 = centred.alpha1[:, 0], centred.alpha2[:, 0]
     assert np.allclose(center_gram(K1) @ s1, center_gram(K2) @ s2, atol=1e-8)
     # regularisation removes the degeneracy
-    assert kernel_cca(K1, K2, reg=1.0).correlations[0] < 1 - 1e-3
+    assert kernel_cca(K1, K2, reg=1.0).objective[0] < 1 - 1e-3
 
 
 @given(seeds, st.integers(4, 14), st.integers(1, 4), st.integers(1, 4))
@@ -287,7 +297,7 @@ def test_number_of_unit_correlations_is_at_least_r1_plus_r2_minus_n_plus_1(seed,
     rng = np.random.default_rng(seed)
     X1, X2 = rng.normal(size=(n, d1)), rng.normal(size=(n, d2))
     res = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.0)
-    assert int(np.sum(res.correlations > 1 - 1e-8)) >= res.rank1 + res.rank2 - (n - 1)
+    assert int(np.sum(res.objective > 1 - 1e-8)) >= res.rank1 + res.rank2 - (n - 1)
 
 
 # --- new points -----------------------------------------------------------------------------
@@ -435,7 +445,7 @@ def test_results_are_frozen():
     with pytest.raises(AttributeError):
         res.reg = 1.0
     with pytest.raises(AttributeError):
-        linear_cca(GOOD_X1, GOOD_X2).correlations = None
+        linear_cca(GOOD_X1, GOOD_X2).objective = None
 
 
 # --- validated once, warned once ------------------------------------------------------------
@@ -478,7 +488,7 @@ def test_kernel_cca_with_tol_zero_on_exactly_singular_gram_matrices():
         res = kernel_cca(K1, K2, reg, center=False, tol=0.0)
     assert (res.rank1, res.rank2) == (2, 2)
     np.testing.assert_allclose(
-        res.correlations, [math.sqrt(2 / 2.5) * math.sqrt(1 / 1.5), 0.0], atol=1e-12
+        res.objective, [math.sqrt(2 / 2.5) * math.sqrt(1 / 1.5), 0.0], atol=1e-12
     )
     assert np.all(np.isfinite(res.alpha1)) and np.all(np.isfinite(res.alpha2))
 
@@ -501,3 +511,122 @@ def test_kernel_cca_rank_is_relative_to_the_largest_eigenvalue():
     K1 = (K1 + K1.T) / 2
     res = kernel_cca(K1, np.eye(4), reg=0.1, center=False)
     assert res.rank1 == 2 and res.rank2 == 4
+
+
+# --- correlations beside the objective, held-out correlations, the warning of reg = 0 ----------
+
+
+def _inverse_sqrt(S):
+    d, U = np.linalg.eigh(S)
+    return (U / np.sqrt(d)) @ U.T
+
+
+def classical_cca(X1, X2, reg):
+    """Canonical correlations from the covariance matrices, S11^(-1/2) S12 S22^(-1/2) (here with
+    the ridge), and the correlations of the variates of its singular vectors."""
+    Z1, Z2 = X1 - X1.mean(axis=0), X2 - X2.mean(axis=0)
+    R1 = _inverse_sqrt(Z1.T @ Z1 + reg * np.eye(X1.shape[1]))
+    R2 = _inverse_sqrt(Z2.T @ Z2 + reg * np.eye(X2.shape[1]))
+    U, s, Vt = np.linalg.svd(R1 @ (Z1.T @ Z2) @ R2)
+    k = min(X1.shape[1], X2.shape[1])
+    A, B = Z1 @ R1 @ U[:, :k], Z2 @ R2 @ Vt[:k].T
+    return s[:k], np.array([np.corrcoef(A[:, j], B[:, j])[0, 1] for j in range(k)])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("reg", [0.0, 1.0, 30.0, 1000.0])
+def test_linear_kernel_cca_gives_the_objective_and_correlations_of_classical_cca(seed, reg):
+    X1, X2 = two_views(seed, 60, 3, 2)
+    objective, correlations = classical_cca(X1, X2, reg)
+    ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=reg)
+    lin = linear_cca(X1, X2, reg=reg)
+    for res in (ker, lin):
+        np.testing.assert_allclose(res.objective, objective, rtol=0, atol=1e-10)
+        np.testing.assert_allclose(res.correlations, correlations, rtol=0, atol=1e-8)
+    if reg == 0.0:
+        np.testing.assert_allclose(ker.correlations, ker.objective, rtol=0, atol=1e-10)
+    else:  # the penalty lowers the objective below the correlation it reports on
+        assert np.all(ker.objective < ker.correlations)
+
+
+@given(seed=seeds, reg=st.sampled_from([0.01, 1.0, 100.0]))
+def test_the_objective_never_exceeds_the_training_correlation(seed, reg):
+    X1, X2 = two_views(seed, 25, 2, 2)
+    res = kernel_cca(gaussian_kernel(X1, sigma=1.0), gaussian_kernel(X2, sigma=1.0), reg=reg)
+    assert np.all(res.objective <= res.correlations + 1e-12)
+    variates1 = center_gram(gaussian_kernel(X1, sigma=1.0)) @ res.alpha1
+    variates2 = center_gram(gaussian_kernel(X2, sigma=1.0)) @ res.alpha2
+    by_hand = [np.corrcoef(variates1[:, k], variates2[:, k])[0, 1] for k in range(3)]
+    np.testing.assert_allclose(res.correlations[:3], by_hand, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("center", [True, False])
+def test_held_out_correlations_of_the_training_points_are_the_training_correlations(center):
+    X1, X2 = two_views(3, 30, 2, 2)
+    K1, K2 = gaussian_kernel(X1, sigma=1.5), gaussian_kernel(X2, sigma=1.5)
+    res = kernel_cca(K1, K2, reg=0.5, center=center)
+    # the variates by the test path (K_test centred with the training means) and the training
+    # path (the centred Gram matrix) differ by round-off, amplified on the last pairs
+    np.testing.assert_allclose(
+        kernel_cca_correlations(res, K1, K2), res.correlations, rtol=0, atol=1e-8
+    )
+
+
+def test_held_out_correlations_of_a_linear_kernel_are_those_of_linear_cca_directions():
+    X1, X2 = two_views(4, 50, 3, 2)
+    T1, T2 = two_views(5, 40, 3, 2)
+    lin = linear_cca(X1, X2, reg=2.0)
+    ker = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=2.0)
+    held_out = kernel_cca_correlations(ker, linear_kernel(T1, X1), linear_kernel(T2, X2))
+    # the variates of new points: (t - training mean) @ w, with the directions of linear CCA
+    A, B = (T1 - lin.mean1) @ lin.w1, (T2 - lin.mean2) @ lin.w2
+    expected = [np.corrcoef(A[:, k], B[:, k])[0, 1] for k in range(2)]
+    np.testing.assert_allclose(held_out, expected, rtol=0, atol=1e-8)
+
+
+def test_unregularised_correlation_one_does_not_survive_held_out_points():
+    rng = np.random.default_rng(8)
+    Y1, Y2, T1, T2 = (rng.normal(size=(m, 2)) for m in (30, 30, 300, 300))  # independent
+    K1, K2 = gaussian_kernel(Y1, sigma=0.5), gaussian_kernel(Y2, sigma=0.5)
+    res = kernel_cca(K1, K2, reg=1e-3, n_components=3)
+    held_out = kernel_cca_correlations(
+        res, gaussian_kernel(T1, Y1, sigma=0.5), gaussian_kernel(T2, Y2, sigma=0.5)
+    )
+    assert np.all(res.correlations > 0.95) and np.all(np.abs(held_out) < 0.3)
+
+
+def test_reg_0_warns_that_every_correlation_is_1_on_full_rank_gram_matrices():
+    X1, X2 = separated_points(1, 12), separated_points(2, 12)
+    K1, K2 = gaussian_kernel(X1, sigma=1.0), gaussian_kernel(X2, sigma=1.0)
+    for center in (True, False):
+        with pytest.warns(TrivialCorrelationWarning, match="every canonical correlation is 1"):
+            res = kernel_cca(K1, K2, reg=0.0, center=center)
+        assert np.allclose(res.objective, 1.0, atol=1e-9)
+    assert issubclass(TrivialCorrelationWarning, UserWarning)
+    assert not issubclass(TrivialCorrelationWarning, RuntimeWarning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel_cca(K1, K2, reg=1e-6)  # any regularisation: no warning
+
+
+def test_reg_0_warns_of_the_correlations_forced_to_1_by_the_ranks():
+    X1, X2 = two_views(6, 10, 5, 6)  # centred ranks 5 and 6 in dimension 9: 2 forced to 1
+    with pytest.warns(TrivialCorrelationWarning, match="at least 2 canonical correlations are 1"):
+        res = kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.0)
+    assert np.sum(res.objective > 1 - 1e-8) >= 2
+    X1, X2 = two_views(6, 20, 5, 6)  # ranks 5 + 6 <= 19: nothing forced, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kernel_cca(linear_kernel(X1), linear_kernel(X2), reg=0.0)
+
+
+def test_held_out_correlations_refuse_mismatched_or_single_test_points():
+    X1, X2 = two_views(7, 20, 2, 2)
+    K1, K2 = linear_kernel(X1), linear_kernel(X2)
+    res = kernel_cca(K1, K2, reg=0.1)
+    with pytest.raises(ValueError, match=r"^K1_test and K2_test must have the same number"):
+        kernel_cca_correlations(res, K1[:5], K2[:4])
+    with pytest.raises(ValueError, match=r"^K1_test must have at least 2 rows"):
+        kernel_cca_correlations(res, K1[:1], K2[:1])
+    with pytest.raises(TypeError, match=r"^result"):
+        kernel_cca_correlations(linear_cca(X1, X2), K1, K2)

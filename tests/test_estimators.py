@@ -1,15 +1,18 @@
-"""The estimators of kernels_ref.estimators pass scikit-learn's conformance suite and work inside
-its model selection tools; the package itself does not import scikit-learn."""
+"""The estimators of kernels_ref.estimators pass scikit-learn's conformance suite with no expected
+failure, report libsvm's attributes as scikit-learn's SVC does, and work inside its model
+selection tools, in worker processes included."""
 
-import subprocess
-import sys
-from pathlib import Path
+import pickle
 
 import numpy as np
 import pytest
+from sklearn.datasets import make_blobs, make_classification, make_moons
+from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.svm import NuSVC as SklearnNuSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernels_ref.estimators import (
@@ -20,43 +23,11 @@ from kernels_ref.estimators import (
     KernelRidge,
     NuSVC,
 )
-from kernels_ref.exceptions import NotFittedError
-
-ROOT = Path(__file__).resolve().parents[1]
 
 ESTIMATORS = [CSVC(), NuSVC(), EpsilonSVR(), KernelRidge(), KernelPCA(), KernelKMeans()]
 
-# The package words its errors once, in kernels_ref/_validation.py (SPEC §2): the checks below
-# get the right exception type (ValueError) but look for scikit-learn's own sentences.
-WORDING = "ValueError raised, worded by kernels_ref._validation, not in scikit-learn's words"
-ALL = {
-    "check_complex_data": WORDING + " ('Complex data not supported')",
-    "check_estimators_empty_data_messages": WORDING + " (0 features)",
-    "check_fit2d_predict1d": WORDING + " ('Reshape your data')",
-    "check_dtype_object": (
-        "non-numeric entries raise ValueError naming the argument (SPEC §2), where scikit-learn "
-        "expects numpy's TypeError"
-    ),
-}
-PREDICTORS = {
-    "check_estimators_unfitted": (
-        "raises kernels_ref.exceptions.NotFittedError (a ValueError and AttributeError); the "
-        "check wants sklearn.exceptions.NotFittedError itself, which the package cannot import"
-    ),
-}
 
-
-def expected_failed_checks(estimator):
-    if isinstance(estimator, CSVC | NuSVC | EpsilonSVR | KernelRidge):
-        return {**ALL, **PREDICTORS}
-    if isinstance(estimator, KernelKMeans):  # fit only: no 1-d input to predict
-        return {k: v for k, v in ALL.items() if k != "check_fit2d_predict1d"}
-    return dict(ALL)
-
-
-@parametrize_with_checks(
-    ESTIMATORS, expected_failed_checks=expected_failed_checks, xfail_strict=True
-)
+@parametrize_with_checks(ESTIMATORS)
 def test_scikit_learn_conformance(estimator, check):
     check(estimator)
 
@@ -81,11 +52,16 @@ def test_arbitrary_two_labels_are_mapped_to_plus_minus_one_and_back():
     assert clf.score(X, y) >= 0.95
 
 
-def test_unfitted_estimator_raises_not_fitted_error_both_value_and_attribute_error():
-    with pytest.raises(NotFittedError):
-        CSVC().predict(np.zeros((2, 2)))
-    assert issubclass(NotFittedError, ValueError)
-    assert issubclass(NotFittedError, AttributeError)
+def test_an_unfitted_estimator_raises_scikit_learns_not_fitted_error():
+    for estimator, method in [
+        (CSVC(), "predict"),
+        (NuSVC(), "decision_function"),
+        (EpsilonSVR(), "predict"),
+        (KernelRidge(), "predict"),
+        (KernelPCA(), "transform"),
+    ]:
+        with pytest.raises(NotFittedError, match="not fitted yet"):
+            getattr(estimator, method)(np.zeros((2, 2)))
 
 
 def test_callable_kernel_equals_the_named_kernel():
@@ -114,9 +90,10 @@ def test_each_estimator_returns_what_its_package_function_returns_on_the_gram_ma
     assert same(
         CSVC(C=2.0, sigma=0.8).fit(X, y).decision_function(Z), K_test @ (res.alpha * y) + res.b
     )
-    res = svm.nu_svm(K, y, 0.3)
+    res = svm.nu_svm(K, y, 0.3)  # reported as libsvm does, as the C-SVM it equals: f / rho
     assert same(
-        NuSVC(nu=0.3, sigma=0.8).fit(X, y).decision_function(Z), svm.decision_function(res, K_test)
+        NuSVC(nu=0.3, sigma=0.8).fit(X, y).decision_function(Z),
+        svm.decision_function(res, K_test) / res.rho,
     )
     res = svr.svr(K, X[:, 1], 1.0, 0.1)
     assert same(EpsilonSVR(sigma=0.8).fit(X, X[:, 1]).predict(Z), svr.svr_predict(res, K_test))
@@ -133,8 +110,8 @@ def test_get_params_and_set_params_follow_the_init_signature():
     assert svc.get_params()["C"] == 3.0
     assert set(svc.get_params()) == {"C", "kernel", "sigma", "degree", "c", "tol", "max_iter"}
     assert svc.set_params(sigma=2.0) is svc and svc.sigma == 2.0
-    with pytest.raises(ValueError, match="Invalid parameter 'gamma'"):
-        svc.set_params(gamma=1.0)
+    with pytest.raises(ValueError, match="Invalid parameter 'C'"):
+        KernelRidge().set_params(C=1.0)
     assert repr(svc) == "CSVC(C=3.0, sigma=2.0)"
 
 
@@ -182,16 +159,143 @@ def test_kernel_kmeans_recovers_two_separated_groups():
     assert labels.tolist() == [0] * 5 + [1] * 5
 
 
-def test_importing_and_using_the_estimators_does_not_import_scikit_learn():
-    code = (
-        "import sys; sys.modules['sklearn'] = None\n"
-        "import numpy as np\n"
-        "from kernels_ref.estimators import CSVC\n"
-        "X = np.array([[0.0], [1.0], [3.0], [4.0]])\n"
-        "print(CSVC(kernel='linear').fit(X, [0, 0, 1, 1]).predict(X).tolist())\n"
+# Three data sets, each with its kernel in the two spellings (gamma = 1/(2 sigma^2), coef0 = c),
+# and a C at which there are free support vectors (b is then unique) and at which libsvm's
+# single-precision kernel cache leaves its coefficients within 1e-7 of the exact solution, 10x
+# below the test's 1e-6 (at C = 10 they can move by 1e-5).
+LIBSVM_CASES = [
+    (
+        *make_moons(80, noise=0.25, random_state=0),
+        {"sigma": 0.5},
+        {"kernel": "rbf", "gamma": 2.0},
+        0.5,
+    ),
+    (
+        *make_blobs(60, 2, centers=2, cluster_std=2.0, random_state=1),
+        {"kernel": "linear"},
+        {"kernel": "linear"},
+        0.2,
+    ),
+    (
+        *make_classification(60, 3, n_informative=2, n_redundant=0, flip_y=0.1, random_state=2),
+        {"kernel": "polynomial", "degree": 3, "c": 1.0},
+        {"kernel": "poly", "degree": 3, "coef0": 1.0, "gamma": 1.0},
+        0.1,
+    ),
+]
+
+
+def _same_libsvm_attributes(ours, theirs, X):
+    assert np.array_equal(ours.classes_, theirs.classes_)
+    assert np.array_equal(ours.support_, theirs.support_)
+    assert np.array_equal(ours.n_support_, theirs.n_support_)
+    assert np.array_equal(ours.support_vectors_, theirs.support_vectors_)
+    assert ours.dual_coef_.shape == theirs.dual_coef_.shape
+    assert np.allclose(ours.dual_coef_, theirs.dual_coef_, rtol=0, atol=1e-6)
+    assert np.allclose(ours.intercept_, theirs.intercept_, rtol=0, atol=1e-6)
+    assert np.allclose(ours.decision_function(X), theirs.decision_function(X), rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("X, y, ours, theirs, C", LIBSVM_CASES)
+def test_csvc_reports_the_support_dual_coef_and_intercept_of_scikit_learns_svc(
+    X, y, ours, theirs, C
+):
+    labels = np.array(["b", "a"])[y]  # classes_ ['a', 'b']: 'b' is +1 for both
+    clf = CSVC(C=C, tol=1e-10, **ours).fit(X, labels)
+    _same_libsvm_attributes(clf, SVC(C=C, tol=1e-12, **theirs).fit(X, labels), X)
+    K = clf._gram(X)
+    # The attributes are the package's fit: dual_coef_ = y_i alpha_i, intercept_ = b.
+    f = K[:, clf.support_] @ clf.dual_coef_[0] + clf.intercept_[0]
+    assert np.allclose(f, clf.decision_function(X), rtol=0, atol=1e-12)
+    assert np.all(np.abs(clf.dual_coef_) <= C)
+    assert np.all(np.diff(clf.support_[: clf.n_support_[0]]) > 0)
+    assert np.all(np.diff(clf.support_[clf.n_support_[0] :]) > 0)
+
+
+@pytest.mark.parametrize("X, y, ours, theirs, C", LIBSVM_CASES)
+def test_nusvc_reports_the_attributes_of_scikit_learns_nusvc(X, y, ours, theirs, C):
+    clf = NuSVC(nu=0.5, tol=1e-10, **ours).fit(X, y)
+    _same_libsvm_attributes(clf, SklearnNuSVC(nu=0.5, tol=1e-12, **theirs).fit(X, y), X)
+    # libsvm's coefficients are those of the equivalent C-SVM, alpha / rho and b / rho.
+    rho = clf.result_.rho
+    assert np.allclose(clf.dual_coef_[0] * rho, (clf.result_.alpha * clf.result_.y)[clf.support_])
+    assert np.isclose(clf.intercept_[0] * rho, clf.result_.b)
+
+
+def test_labels_zero_one_work_in_csvc():
+    X, y = make_moons(40, noise=0.1, random_state=3)
+    clf = CSVC(C=10.0, sigma=0.5).fit(X, y)  # y in {0, 1}: no 2*y - 1 needed here
+    assert clf.classes_.tolist() == [0, 1]
+    assert clf.score(X, y) >= 0.95
+
+
+def test_habits_from_scikit_learn_get_the_conversion_in_the_error():
+    X, y = make_moons(30, noise=0.1, random_state=0)
+    with pytest.raises(ValueError, match=r"'rbf' is kernel='gaussian' with sigma = 1/sqrt"):
+        CSVC(kernel="rbf").fit(X, y)
+    with pytest.raises(ValueError, match=r"'poly' is kernel='polynomial' with c = coef0"):
+        KernelRidge(kernel="poly").fit(X, y)
+    with pytest.raises(ValueError, match=r"'gamma'.*sigma = 1/sqrt\(2\*gamma\)"):
+        CSVC().set_params(gamma=2.0)
+    with pytest.raises(ValueError, match=r"'alpha'.*lam = alpha"):
+        KernelRidge().set_params(alpha=0.1)
+    with pytest.raises(ValueError, match=r"'gamma'.*sigma = 1/sqrt"):
+        GridSearchCV(CSVC(), {"gamma": [0.5, 2.0]}, cv=3).fit(X, y)
+    # The hint, followed: gamma = 2 is sigma = 0.5, the same classifier as scikit-learn's.
+    ours = CSVC(kernel="gaussian", sigma=1 / np.sqrt(2 * 2.0)).fit(X, y)
+    theirs = SVC(kernel="rbf", gamma=2.0).fit(X, y)
+    assert np.array_equal(ours.support_, theirs.support_)
+
+
+def test_more_than_two_classes_point_to_one_vs_rest():
+    X, y = make_classification(30, 4, n_informative=3, n_redundant=0, n_classes=3, random_state=0)
+    with pytest.raises(ValueError, match=r"OneVsRestClassifier\(CSVC\(...\)\)"):
+        CSVC().fit(X, y)
+    from sklearn.multiclass import OneVsRestClassifier
+
+    assert OneVsRestClassifier(CSVC(C=10.0, kernel="linear")).fit(X, y).score(X, y) > 0.7
+
+
+def test_real_targets_in_a_classifier_are_refused_as_continuous():
+    X = np.arange(10.0)[:, None]
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        CSVC().fit(X, np.sin(X[:, 0]))
+
+
+def test_kernel_kmeans_names_n_clusters_and_random_state():
+    X = np.arange(24.0).reshape(12, 2)
+    with pytest.raises(ValueError, match=r"n_clusters=13 is larger than the number of samples, 12"):
+        KernelKMeans(n_clusters=13).fit(X)
+    with pytest.raises(ValueError, match=r"The 'random_state' parameter of KernelKMeans.*Got -1"):
+        KernelKMeans(n_clusters=2, random_state=-1).fit(X)
+    labels = KernelKMeans(n_clusters=12, kernel="linear").fit_predict(X)
+    assert sorted(labels.tolist()) == list(range(12))
+
+
+def test_kernel_kmeans_random_state_as_int_generator_or_random_state():
+    X, _ = make_moons(30, noise=0.05, random_state=0)
+    by_int = KernelKMeans(2, sigma=0.5, random_state=4).fit_predict(X)
+    by_gen = KernelKMeans(2, sigma=0.5, random_state=np.random.default_rng(4)).fit_predict(X)
+    assert np.array_equal(by_int, by_gen)
+    seeded = KernelKMeans(2, sigma=0.5, random_state=np.random.RandomState(0))
+    assert set(seeded.fit_predict(X).tolist()) == {0, 1}
+
+
+def test_fitted_estimators_pickle_and_predict_the_same():
+    X, y = make_moons(40, noise=0.1, random_state=0)
+    for estimator in [CSVC(sigma=0.5), NuSVC(nu=0.3), EpsilonSVR(), KernelRidge(lam=0.1)]:
+        fitted = estimator.fit(X, y)
+        again = pickle.loads(pickle.dumps(fitted))
+        assert np.array_equal(again.predict(X), fitted.predict(X))
+
+
+def test_grid_search_runs_in_two_worker_processes():
+    X, y = make_moons(60, noise=0.2, random_state=0)
+    grid = {"C": [0.1, 10.0], "sigma": [0.3, 1.0]}
+    serial = GridSearchCV(CSVC(), grid, cv=3).fit(X, y)
+    parallel = GridSearchCV(CSVC(), grid, cv=3, n_jobs=2).fit(X, y)
+    assert parallel.best_params_ == serial.best_params_
+    assert np.array_equal(
+        parallel.cv_results_["mean_test_score"], serial.cv_results_["mean_test_score"]
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[0, 0, 1, 1]"
+    assert np.array_equal(parallel.predict(X), serial.predict(X))

@@ -20,12 +20,15 @@ from kernels_ref.exceptions import NotPSDWarning
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.model_selection import (
     GridSearchResult,
+    grid_search,
     grid_search_C,
     grid_search_C_sigma,
     k_fold,
+    median_heuristic_sigma,
     train_validation_split,
     validation_error,
 )
+from kernels_ref.ridge import kernel_ridge, kernel_ridge_predict
 from kernels_ref.svm import decision_function, soft_margin_l1
 
 
@@ -410,7 +413,11 @@ def test_result_is_frozen_with_a_one_line_repr():
     assert isinstance(res, GridSearchResult)
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.C = 3.0
-    assert repr(res).startswith("GridSearchResult(errors=<array (2,) float64>, C_grid=")
+    assert repr(res).startswith(
+        "GridSearchResult(param='C', grid=<array (2,) float64>, best=1, "
+        "more_regularised='smaller', errors=<array (2,) float64>, "
+        "fold_errors=<array (2, 2) float64>"
+    )
     assert "\n" not in repr(res)
 
 
@@ -488,8 +495,11 @@ def test_bad_arguments_name_the_argument(call, exception, pattern):
 @pytest.mark.parametrize(
     ("folds", "pattern"),
     [
-        ([], r"^folds must be a non-empty sequence"),
-        (np.zeros((2, 3), dtype=int), r"^folds must be a non-empty sequence"),
+        ([], r"^folds must be a non-empty iterable .* got none"),
+        (iter([]), r"^folds must be a non-empty iterable .* exhausted generator"),
+        (np.zeros((2, 3), dtype=int), r"^folds must be a non-empty iterable .* got ndarray"),
+        (3, r"^folds must be a non-empty iterable .* cv.split\(X, y\)\), got int"),
+        ((np.arange(3), np.arange(3, 6)), r"^folds must contain .* pass \[\(train, validation\)\]"),
         ([(np.arange(3),)], r"^folds must contain \(train, validation\) pairs"),
         ([([0, 1, 2], [3, 4, 6])], r"^folds: the validation indices must lie in \[0, 6\)"),
         ([([0, 1, -1], [3, 4])], r"^folds: the train indices must lie in \[0, 6\)"),
@@ -545,3 +555,268 @@ def test_bad_arguments_of_the_sigma_search():
 def test_warm_start_must_be_a_bool():
     with pytest.raises(TypeError, match=r"^warm_start must be a bool"):
         grid_search_C(K6, Y6, soft_margin_l1, decision_function, [1.0], FOLDS6, warm_start="yes")
+
+
+# --- any iterable of folds ------------------------------------------------------------------------
+
+
+def test_a_scikit_learn_splitter_generator_gives_the_search_of_its_list():
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = overlapping(3, 30)
+    K = gaussian_kernel(X, sigma=1.0)
+    cv = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
+    as_list = list(cv.split(X, y))
+    from_generator = grid_search_C(
+        K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], cv.split(X, y)
+    )
+    from_list = grid_search_C(K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], as_list)
+    assert np.array_equal(from_generator.errors, from_list.errors)
+    assert np.array_equal(from_generator.fold_errors, from_list.fold_errors)
+    assert from_generator.n_validation == 30 and from_generator.fold_errors.shape == (3, 3)
+    # a generator of the package's own folds, and validation_error on one
+    folds = k_fold(30, 3, y=y, seed=0)
+    fit = lambda K, y: soft_margin_l1(K, y, 1.0)  # noqa: E731
+    assert validation_error(K, y, fit, decision_function, (pair for pair in folds)) == (
+        validation_error(K, y, fit, decision_function, folds)
+    )
+
+
+def test_a_bad_pair_in_a_generator_is_named():
+    y = labels(3, 3)
+    folds = (pair for pair in [([0, 1, 2], [3, 4]), ([0, 1], [1, 5])])
+    with pytest.raises(ValueError, match=r"^folds: a validation set shares indices"):
+        validation_error(np.outer(y, y), y, majority_fit, constant_predict, folds)
+
+
+# --- any parameter, its direction, the spread across folds, refit --------------------------------
+
+
+def indexed_learner(wrong, param="C"):
+    """fit(K, y, **{param: v}) / predict for K = u u^T with u_i = i + 1: predict the true label
+    of validation point i, except for the points of ``wrong[v]``."""
+
+    def fit(K, y_train, **kw):
+        (value,) = kw.values()
+        assert list(kw) == [param]
+        return value, np.sqrt(K[0, 0])  # u of the first training point
+
+    def make_predict(y):
+        def predict(result, K_val):
+            value, u0 = result
+            index = np.rint(K_val[:, 0] / u0).astype(int) - 1
+            return np.where(np.isin(index, list(wrong[value])), -y[index], y[index])
+
+        return predict
+
+    return fit, make_predict
+
+
+@given(
+    wrong=st.lists(st.sets(st.integers(0, 11), max_size=5), min_size=1, max_size=5),
+    seed=st.integers(0, 2**32 - 1),
+    direction=st.sampled_from(["smaller", "larger"]),
+)
+def test_grid_search_gives_each_folds_error_their_spread_and_the_choice_of_its_direction(
+    wrong, seed, direction
+):
+    y = labels(6, 6)
+    y = y[np.random.default_rng(seed).permutation(12)]
+    u = np.arange(1.0, 13.0)
+    grid = np.logspace(-2, 2, len(wrong))
+    table = dict(zip(grid.tolist(), wrong, strict=True))
+    fit, make_predict = indexed_learner(table, param="lam")
+    folds = k_fold(12, 3, y=y, seed=seed)  # 3 folds of 4 points
+    res = grid_search(
+        np.outer(u, u),
+        y,
+        fit,
+        make_predict(y),
+        grid,
+        folds,
+        param="lam",
+        more_regularised=direction,
+    )
+    # each fold's error: the share of its validation points in the wrong set
+    expected = np.array([[len(w & set(v.tolist())) / 4 for _, v in folds] for w in wrong])
+    np.testing.assert_allclose(res.fold_errors, expected, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(res.errors, [len(w) / 12 for w in wrong], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(res.fold_mean, res.errors, rtol=0, atol=1e-15)  # equal folds
+    np.testing.assert_allclose(
+        res.fold_std, [np.sqrt(np.mean((e - e.mean()) ** 2)) for e in expected], atol=1e-15
+    )
+    counts = [len(w) for w in wrong]
+    minima = np.flatnonzero(np.array(counts) == min(counts))
+    chosen = minima[0] if direction == "smaller" else minima[-1]
+    assert res.index == chosen and res.best == grid[chosen]
+    assert res.param == "lam" and res.more_regularised == direction
+    assert res.C is None and res.C_grid is None
+
+
+def test_the_tie_goes_to_the_largest_lambda_and_to_the_smallest_c():
+    y = labels(3, 3)
+    u = np.arange(1.0, 7.0)
+    table = {0.1: {0}, 1.0: set(), 10.0: set(), 100.0: {5}}
+    fit, make_predict = indexed_learner(table, param="lam")
+    grid, folds = [0.1, 1.0, 10.0, 100.0], k_fold(6, 3, y=y)
+    by_lam = grid_search(
+        np.outer(u, u), y, fit, make_predict(y), grid, folds, param="lam", more_regularised="larger"
+    )
+    assert by_lam.best == 10.0 and by_lam.index == 2
+    fit, make_predict = indexed_learner(table, param="C")
+    by_C = grid_search_C(np.outer(u, u), y, fit, make_predict(y), grid, folds)
+    assert by_C.best == by_C.C == 1.0 and by_C.index == 1 and by_C.more_regularised == "smaller"
+
+
+def test_grid_search_of_c_is_grid_search_c():
+    X, y = overlapping(5, 24)
+    K = gaussian_kernel(X, sigma=1.0)
+    folds = k_fold(24, 4, y=y, seed=1)
+    a = grid_search_C(K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], folds)
+    b = grid_search(
+        K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], folds, param="C",
+        more_regularised="smaller",
+    )  # fmt: skip
+    assert np.array_equal(a.errors, b.errors) and np.array_equal(a.fold_errors, b.fold_errors)
+    assert a.index == b.index and a.best == b.best
+
+
+def test_a_search_of_lambda_for_kernel_ridge_regression():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-3, 3, size=(40, 1))
+    y = np.sin(X[:, 0]) + 0.3 * rng.standard_normal(40)
+    K = gaussian_kernel(X, sigma=1.0)
+    folds = k_fold(40, 5, seed=0)
+    grid = np.logspace(-6, 4, 11)
+    res = grid_search(
+        K, y, kernel_ridge, kernel_ridge_predict, grid, folds, param="lam",
+        more_regularised="larger", loss="squared",
+    )  # fmt: skip
+    for j, lam in enumerate(grid):  # each error is validation_error's at that lambda
+        fit = lambda K, y, lam=lam: kernel_ridge(K, y, lam)  # noqa: E731
+        assert res.errors[j] == pytest.approx(
+            validation_error(K, y, fit, kernel_ridge_predict, folds, loss="squared"), rel=1e-12
+        )
+    # lambda = 1e4 predicts about 0: its error is about the mean square of y; neither end wins
+    assert 0 < res.index < 10 and res.errors[-1] > 2 * res.errors[res.index]
+    assert np.all(res.fold_std > 0)
+
+
+def test_refit_is_the_learner_at_the_choice_on_all_the_data():
+    X, y = overlapping(6, 30)
+    K = gaussian_kernel(X, sigma=1.0)
+    folds = k_fold(30, 3, y=y, seed=0)
+    res = grid_search_C(K, y, soft_margin_l1, decision_function, [0.01, 1.0, 100.0], folds)
+    fitted = res.refit(K, y)
+    direct = soft_margin_l1(K, y, res.C)
+    assert np.array_equal(fitted.alpha, direct.alpha) and fitted.b == direct.b
+    with pytest.raises(TypeError, match=r"^K must be the Gram matrix of all the points"):
+        res.refit(lambda s: K, y)
+
+
+def test_refit_after_the_sigma_search_takes_gram_or_the_matrix():
+    X, y = overlapping(8, 24)
+    gram = lambda s: gaussian_kernel(X, sigma=s)  # noqa: E731
+    folds = k_fold(24, 3, y=y, seed=0)
+    res = grid_search_C_sigma(
+        gram, y, soft_margin_l1, decision_function, [0.1, 10.0], [0.3, 3.0], folds
+    )
+    by_gram, by_matrix = res.refit(gram, y), res.refit(gram(res.sigma), y)
+    direct = soft_margin_l1(gaussian_kernel(X, sigma=res.sigma), y, res.C)
+    assert np.array_equal(by_gram.alpha, direct.alpha) and np.array_equal(
+        by_matrix.alpha, direct.alpha
+    )
+    assert res.fold_errors.shape == (2, 2, 3) and res.fold_std.shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "pattern"),
+    [
+        ({"param": 3}, r"^param must be the name of fit's parameter"),
+        ({"param": "C value"}, r"^param must be the name"),
+        ({"more_regularised": "up"}, r"^more_regularised must be one of \('smaller', 'larger'\)"),
+        ({"grid": [1.0, 1.0]}, r"^grid must be strictly increasing"),
+    ],
+)
+def test_bad_arguments_of_grid_search(kwargs, pattern):
+    args = {"param": "C", "more_regularised": "smaller", "grid": [0.1, 1.0]}
+    args.update(kwargs)
+    grid = args.pop("grid")
+    with pytest.raises(ValueError, match=pattern):
+        grid_search(K6, Y6, soft_margin_l1, decision_function, grid, FOLDS6, **args)
+
+
+def test_grid_search_accepts_zero_and_negative_values():
+    # epsilon = 0 of an SVR is a value like any other: the grid need not be positive
+    res = grid_search(
+        K6, Y6, lambda K, y, shift: shift, lambda r, K: np.full(len(K), 1.0 + r),
+        [-2.0, 0.0], FOLDS6, param="shift", more_regularised="smaller",
+    )  # fmt: skip
+    assert res.errors[0] == 0.5 and res.errors[1] == 0.5 and res.best == -2.0
+
+
+# --- the median heuristic -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("X", "sigma"),
+    [
+        ([[0.0], [1.0], [3.0]], 2.0),  # distances 1, 2, 3
+        ([[0.0], [1.0], [3.0], [7.0]], 3.5),  # 1, 2, 3, 4, 6, 7: the mean of 3 and 4
+        ([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0]], 2.0),  # square: 4 sides, 2 diagonals
+        ([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]], 1.0),  # equilateral triangle
+        ([[1.0, 2.0], [4.0, 6.0]], 5.0),  # one pair: a 3-4-5 triangle
+        ([[0.0], [0.0], [1.0]], 1.0),  # 0, 1, 1: a repeated point is a pair at distance 0
+    ],
+)
+def test_median_heuristic_by_hand(X, sigma):
+    assert median_heuristic_sigma(X) == pytest.approx(sigma, rel=1e-14)
+
+
+@given(
+    n=st.integers(2, 12),
+    d=st.integers(1, 4),
+    seed=st.integers(0, 2**32 - 1),
+    c=st.floats(-100, 100).filter(lambda c: abs(c) > 1e-3),
+)
+def test_median_heuristic_is_the_median_distance_and_moves_with_the_points(n, d, seed, c):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    distances = [np.linalg.norm(X[i] - X[j]) for i in range(n) for j in range(i + 1, n)]
+    sigma = median_heuristic_sigma(X)
+    assert sigma == pytest.approx(np.median(distances), rel=1e-12)
+    assert median_heuristic_sigma(X[rng.permutation(n)]) == pytest.approx(sigma, rel=1e-12)
+    shift = 100 * rng.standard_normal(d)
+    assert median_heuristic_sigma(X + shift) == pytest.approx(sigma, rel=1e-10)
+    assert median_heuristic_sigma(c * X) == pytest.approx(abs(c) * sigma, rel=1e-12)
+
+
+def test_median_heuristic_refuses_one_point_and_a_zero_median():
+    with pytest.raises(ValueError, match=r"^X must have at least 2 rows"):
+        median_heuristic_sigma([[1.0, 2.0]])
+    with pytest.raises(ValueError, match=r"^X: the median distance between its rows is 0"):
+        median_heuristic_sigma([[0.0], [0.0], [0.0], [0.0], [1.0]])  # 6 pairs at 0, 4 at 1
+
+
+# --- the README's quick start ---------------------------------------------------------------------
+
+
+def test_the_readme_model_selection_round_trip_runs_as_printed():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = text.split("```python\n")[1:]
+    code = [block.split("```")[0] for block in blocks]
+    round_trip = [c for c in code if "refit" in c]
+    assert len(round_trip) == 1
+    lines = [
+        line for line in round_trip[0].splitlines() if line and not line.startswith(("from", "#"))
+    ]
+    assert len(lines) <= 6 and any("grid_search" in line for line in lines)
+    namespace = {}
+    for block in code[: code.index(round_trip[0]) + 1]:  # the blocks before it define X, y, T
+        exec(block, namespace)
+    search, fit, f = namespace["search"], namespace["fit"], namespace["f"]
+    K, y = namespace["K"], namespace["y"]
+    assert search.C in search.C_grid and f.shape == (5,)
+    assert np.array_equal(fit.alpha, soft_margin_l1(K, y, search.C).alpha)

@@ -40,17 +40,31 @@ def test_numpy_is_the_only_required_dependency():
     assert [_name(r) for r in required] == ["numpy"]
 
 
-def test_the_package_imports_without_cvxpy_and_scipy():
-    # None in sys.modules makes an import fail, as if the package were not installed.
+def test_every_module_but_cvx_and_estimators_imports_neither_sklearn_nor_cvxpy():
+    # None in sys.modules makes an import fail, as if the package were not installed; the
+    # check after the imports catches a module that loads one of them without failing.
+    modules = sorted(
+        p.stem
+        for p in (ROOT / "kernels_ref").glob("*.py")
+        if p.stem not in {"__init__", "cvx", "estimators"}
+    )
+    assert {"svm", "model_selection", "cca", "_validation"} <= set(modules)
     result = _run(
-        "import sys; sys.modules['cvxpy'] = sys.modules['scipy'] = None\n"
-        "import kernels_ref\n"
-        "from kernels_ref import kernels, feature_space, representer, svm, smo, ridge, svr\n"
-        "from kernels_ref import pca, cca, clustering, estimators\n"
-        "print('ok')"
+        "import sys; sys.modules['cvxpy'] = sys.modules['scipy'] = sys.modules['sklearn'] = None\n"
+        "import importlib, kernels_ref\n"
+        f"for name in {modules!r}: importlib.import_module('kernels_ref.' + name)\n"
+        "loaded = [m for m in ('sklearn', 'cvxpy', 'scipy') if sys.modules[m] is not None]\n"
+        "print(loaded)"
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok"
+    assert result.stdout.strip() == "[]"
+
+
+def test_kernels_ref_estimators_without_sklearn_says_how_to_install_it():
+    result = _run("import sys; sys.modules['sklearn'] = None\nimport kernels_ref.estimators")
+    assert result.returncode != 0
+    assert "ImportError: kernels_ref.estimators needs scikit-learn" in result.stderr
+    assert "pip install 'kernels-ref[sklearn]'" in result.stderr
 
 
 def test_kernels_ref_cvx_without_cvxpy_says_how_to_install_it():
