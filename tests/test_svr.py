@@ -66,8 +66,11 @@ def kkt_interval(res, K, y, C, epsilon):
 
 
 def has_free(res, C):
+    """Whether a multiplier is free by more than round-off: SMO's unclipped step may leave
+    3e-18 for 0, free in floating point while the intercept is not determined by it."""
     a = np.concatenate([res.alpha, res.alpha_star])
-    return bool(np.any((a > 0) & (a < C)))
+    margin = 1e-12 * C
+    return bool(np.any((a > margin) & (a < C - margin)))
 
 
 def gap_bound(n, C, tol=TOL):
