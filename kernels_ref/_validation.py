@@ -730,7 +730,7 @@ def one_of(*options):
     (:data:`FOREIGN_VALUES`)."""
 
     def check(value, name, args):
-        if isinstance(value, str) and value in options:
+        if (isinstance(value, str) or value is None) and value in options:
             return value
         hint = FOREIGN_VALUES.get(value) if isinstance(value, str) else None
         hint = f": {hint}" if hint else ""
@@ -775,6 +775,10 @@ def seed():
         if isinstance(value, np.random.Generator):
             return value
         if value is not None:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise ValueError(
+                    f"{name} must be None, an integer >= 0 or a numpy Generator, got {value!r}"
+                )
             value = check_integer(value, name, low=0)  # numpy's seeds are >= 0
         return np.random.default_rng(value)
 
@@ -866,8 +870,18 @@ FOREIGN_VALUES = {
 }
 
 
-def _unexpected(func, signature, kwargs):
-    """The ``TypeError`` of a keyword that ``func`` does not take, with the package's name."""
+def _unexpected(func, signature, args, kwargs):
+    """The ``TypeError`` of a call that does not fit the signature: a keyword that ``func``
+    does not take (with the package's name for it), or options passed by position."""
+    params = signature.parameters.values()
+    positional = [p.name for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
+    if len(args) > len(positional):
+        options = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
+        return TypeError(
+            f"{func.__name__} takes at most {len(positional)} positional arguments "
+            f"({', '.join(positional)}), got {len(args)}: pass its options by name, "
+            f"e.g. {options[0]}=..., among {', '.join(options)}"
+        )
     for key in kwargs:
         if key in signature.parameters:
             continue
@@ -907,7 +921,7 @@ def validated(**rules):
             try:
                 bound = signature.bind(*args, **kwargs)
             except TypeError as exc:
-                raise (_unexpected(func, signature, kwargs) or exc) from None
+                raise (_unexpected(func, signature, args, kwargs) or exc) from None
             bound.apply_defaults()
             values = bound.arguments
             for name, arg_rule in rules.items():

@@ -91,7 +91,7 @@ def _fit_nu():
 
 
 def _fit_pca():
-    return pca.kernel_pca(K, 2)
+    return pca.kernel_pca(K, n_components=2)
 
 
 def _fit_svr():
@@ -367,8 +367,8 @@ ROWS = [
         GRAM_Y,
     ),
     Row(
-        "feature_space.nearest_centroid_decision",
-        feature_space.nearest_centroid_decision,
+        "feature_space.nearest_centroid_predict",
+        feature_space.nearest_centroid_predict,
         lambda: {"result": feature_space.nearest_centroid(K, Y), "K_test": KT},
         {"K_test": matrix(samples=None)},
         results=("result",),
@@ -451,8 +451,8 @@ ROWS = [
         extra=[("bias_update unknown", {"bias_update": 1}, ValueError, r"^bias_update")],
     ),
     Row(
-        "perceptron.perceptron_dual_decision",
-        perceptron.perceptron_dual_decision,
+        "perceptron.perceptron_dual_predict",
+        perceptron.perceptron_dual_predict,
         lambda: {"result": perceptron.perceptron_dual(K, Y), "K_test": KT},
         {"K_test": matrix(samples=None)},
         results=("result",),
@@ -706,8 +706,8 @@ ROWS = [
         {"K": GRAM, "alpha": vector(), "y": LABELS},
     ),
     Row(
-        "svm.decision_function",
-        svm.decision_function,
+        "svm.svm_predict",
+        svm.svm_predict,
         lambda: {"result": _fit_l1(), "K_test": KT},
         {"K_test": matrix(samples=None)},
         results=("result",),
@@ -787,7 +787,7 @@ ROWS = [
             "K": K,
             "y": Y,
             "fit": _fit_l1_at_1,
-            "predict": svm.decision_function,
+            "predict": svm.svm_predict,
             "folds": FOLDS,
             "loss": "misclassification",
         },
@@ -801,7 +801,7 @@ ROWS = [
             "K": K,
             "y": Y,
             "fit": svm.soft_margin_l1,
-            "predict": svm.decision_function,
+            "predict": svm.svm_predict,
             "C_grid": np.array([0.1, 1.0, 10.0]),
             "folds": FOLDS,
             "warm_start": False,
@@ -817,7 +817,7 @@ ROWS = [
             "gram": _gram_of_sigma,
             "y": Y,
             "fit": svm.soft_margin_l1,
-            "predict": svm.decision_function,
+            "predict": svm.svm_predict,
             "C_grid": np.array([0.1, 10.0]),
             "sigma_grid": np.array([1.0, 4.0]),
             "folds": FOLDS,
@@ -869,8 +869,8 @@ ROWS = [
         extra=[("n_components > n", {"n_components": 7}, ValueError, r"^n_components")],
     ),
     Row(
-        "pca.transform",
-        pca.transform,
+        "pca.kernel_pca_transform",
+        pca.kernel_pca_transform,
         lambda: {"result": _fit_pca(), "K_test": KT},
         {"K_test": matrix(samples=None)},
         results=("result",),
@@ -1062,8 +1062,8 @@ ROWS = [
         for name in ("soft_margin_l1_primal", "soft_margin_l1_dual")
     ],
     Row(
-        "cvx.primal_decision_function",
-        cvx.primal_decision_function,
+        "cvx.primal_predict",
+        cvx.primal_predict,
         lambda: {"primal": _primal(), "K_test": KT},
         {"K_test": matrix(samples=None)},
         results=("primal",),

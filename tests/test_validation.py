@@ -358,7 +358,10 @@ def test_the_not_psd_warning_points_at_the_caller_of_the_package():
     from kernels_ref.svm import soft_margin_l1
 
     K = np.array([[1.0, 0.9, 0.0], [0.9, 1.0, 0.9], [0.0, 0.9, 1.0]])  # lambda_min < 0
-    for call in (lambda: soft_margin_l1(K, [1.0, -1.0, 1.0], 1.0), lambda: kernel_pca(K, 1)):
+    for call in (
+        lambda: soft_margin_l1(K, [1.0, -1.0, 1.0], 1.0),
+        lambda: kernel_pca(K, n_components=1),
+    ):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             call()
