@@ -585,9 +585,9 @@ def array(ndim=2, *, rows=None, cols=None, low=None, optional=False, kind=None):
     """A finite real array of ``ndim`` dimensions; ``rows`` / ``cols`` fix its shape (a size:
     see :func:`_size`, e.g. ``rows="K"``, as many rows as ``K``); ``low``: its least entry."""
     kind = kind or {1: "vector", 2: "matrix"}.get(ndim, "array")
-    # The axis that runs over the samples of the call: the rows when their number is another
-    # argument's number of samples (not its number of features, a tuple ("X", 1)).
-    samples = (0,) if rows is not None and not isinstance(rows, tuple) else None
+    # The axis that runs over the samples of the call: the rows, unless their number is another
+    # argument's number of features (a tuple ("X", 1)).
+    samples = None if isinstance(rows, tuple) else (0,)
 
     def check(value, name, args):
         arr = check_array(value, name, ndim, _size(rows, args), _size(cols, args))
@@ -716,7 +716,8 @@ def integer(*, low=1, high=None, optional=False):
     def check(value, name, args):
         return check_integer(value, name, _value(low, args), _size(high, args))
 
-    kind = "int1" if low == 1 else "int"
+    # int1: >= 1, or >= another argument that is (m_max >= m_min >= 1)
+    kind = "int1" if low == 1 or isinstance(low, str) else "int"
     return Rule(check, kind, optional=optional, refs=(_ref_name(high), low))
 
 

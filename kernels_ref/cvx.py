@@ -196,14 +196,9 @@ def _factor(K, Phi):
 
 
 def _feature_matrix(value, name, args):
-    """The rule of ``Phi``: a feature matrix of ``K`` (``Phi @ Phi.T = K``), or None with K."""
+    """The rule of ``Phi``: a feature matrix of ``K`` (``Phi @ Phi.T = K``) when both are given
+    (one of them is: the rule of ``y`` says so, which needs the number of points)."""
     K = args["K"]
-    if value is None:
-        if K is None:
-            raise ValueError(
-                "K and Phi are both None: pass a Gram matrix K or a feature matrix Phi"
-            )
-        return None
     Phi = check_array(value, name, ndim=2)
     if K is not None:
         if Phi.shape[0] != K.shape[0]:
@@ -218,6 +213,8 @@ def _feature_matrix(value, name, args):
 
 def _n_points(args):
     """The number of points of the problem: the rows of ``K``, or of ``Phi``."""
+    if args["K"] is None and args["Phi"] is None:
+        raise ValueError("K and Phi are both None: pass a Gram matrix K or a feature matrix Phi")
     return len(args["K"] if args["K"] is not None else args["Phi"])
 
 
@@ -248,7 +245,7 @@ def _solver_options(value, name, args):
 #: (or both), labels, and the solver.
 PROBLEM = {
     "K": gram(optional=True),
-    "Phi": rule(_feature_matrix, "data", optional=False, refs=("K",)),
+    "Phi": rule(_feature_matrix, "data", optional=True, samples=(0,), refs=("K",)),
     "y": labels(rows=_n_points),
     "solver": rule(_solver, "solver"),
     "solver_options": rule(_solver_options, "solver_options"),

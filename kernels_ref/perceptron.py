@@ -34,7 +34,7 @@ from ._validation import (
     cross_gram,
     data,
     gram,
-    integer,
+    iterations,
     labels,
     one_of,
     positive,
@@ -140,7 +140,7 @@ def _finish(clean, max_epochs):
     X=data(),
     y=labels(rows="X"),
     eta=positive(),
-    max_epochs=integer(low=1),
+    max_epochs=iterations(),
     bias_update=one_of(*BIAS_UPDATES),
 )
 def perceptron_primal(X, y, *, eta=1.0, max_epochs=1000, bias_update="R2"):
@@ -215,9 +215,7 @@ def perceptron_primal(X, y, *, eta=1.0, max_epochs=1000, bias_update="R2"):
     )
 
 
-@validated(
-    K=gram(), y=labels(rows="K"), max_epochs=integer(low=1), bias_update=one_of(*BIAS_UPDATES)
-)
+@validated(K=gram(), y=labels(rows="K"), max_epochs=iterations(), bias_update=one_of(*BIAS_UPDATES))
 def perceptron_dual(K, y, *, max_epochs=1000, bias_update="R2"):
     r"""The perceptron in dual form: count the mistakes :math:`\alpha_i` made on each point.
 
