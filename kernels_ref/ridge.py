@@ -180,6 +180,14 @@ def kernel_ridge(K, y, lam, *, n_scaled=False):
         still that of a positive definite system); :func:`kernels_ref.kernels.is_psd` is the
         complete test.
 
+    Notes
+    -----
+    Other conventions: ``lam`` is scikit-learn's ``KernelRidge(alpha=...)`` (the same
+    :math:`(K + \lambda I)^{-1} y`; with ``n_scaled=True``, ``alpha`` is :math:`n\lambda`).
+    There is no intercept, as in scikit-learn: :math:`f` passes through 0 where the kernel
+    vanishes, so for targets far from 0 centre them, fit ``y - y.mean()`` and add
+    ``y.mean()`` to the predictions.
+
     Examples
     --------
     >>> K = [[2.0, 1.0], [1.0, 2.0]]

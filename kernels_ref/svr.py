@@ -156,6 +156,12 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
         with NaN/inf, :math:`C \le 0` or :math:`\varepsilon < 0` (or NaN, infinite;
         :math:`\varepsilon = 0` is valid).
 
+    Notes
+    -----
+    Other conventions: ``C`` and ``epsilon`` are libsvm's (scikit-learn's
+    ``SVR(C=C, epsilon=epsilon)``), the same problem with the intercept :math:`b`; only the
+    stopping tolerance differs (libsvm's default ``tol`` is 1e-3).
+
     Examples
     --------
     Two points :math:`(\pm 1, \pm 1)`, linear kernel, :math:`\varepsilon = 1/2`: the flattest

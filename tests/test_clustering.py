@@ -474,3 +474,23 @@ def test_kmeans_plus_plus_second_seed_frequencies():
         counts[np.flatnonzero(labels == 1)[0]] += 1  # the second seed has label 1
     # each frequency within 4.5 standard deviations of its probability
     assert np.all(np.abs(counts / trials - law) <= 4.5 * np.sqrt(law * (1 - law) / trials))
+
+
+def test_kernel_kmeans_keeps_the_start_whose_final_objective_is_lowest():
+    # The starts of n_init = 6 runs are those of six runs of n_init = 1 drawing from the same
+    # generator, in turn; the result is the run of lowest final objective (the first on ties).
+    # On these data the best run after its first iteration is not the best at the end, so a
+    # choice by an early objective would return another run.
+    X = np.random.default_rng(11).normal(size=(40, 2))
+    K = gaussian_kernel(X, sigma=0.7)
+    gen = np.random.default_rng(1)
+    runs = [kernel_kmeans(K, 4, n_init=1, seed=gen) for _ in range(6)]
+    final = [r.history[-1] for r in runs]
+    first = [r.history[1] for r in runs]
+    best = int(np.argmin(final))
+    assert int(np.argmin(first)) != best  # the data tell the two rules apart
+    assert sorted(final)[1] > 1.001 * final[best]  # by far more than round-off
+    result = kernel_kmeans(K, 4, n_init=6, seed=np.random.default_rng(1))
+    assert result.objective == final[best] == min(final)
+    np.testing.assert_array_equal(result.labels, runs[best].labels)
+    np.testing.assert_array_equal(result.history, runs[best].history)
