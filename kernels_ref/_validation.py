@@ -861,6 +861,10 @@ FOREIGN_NAMES = {
     "rng": ("seed", "the seed is seed here (an int or a numpy Generator): pass seed"),
 }
 
+#: Arguments of a kernel, which a learner of scikit-learn takes and one of this package does not:
+#: it takes the Gram matrix ``K``, built by a kernel of :mod:`kernels_ref.kernels`.
+KERNEL_ARGUMENTS = ("kernel", "gamma", "sigma", "degree", "coef0")
+
 #: Option values of other libraries and what this package calls them (:func:`one_of`).
 FOREIGN_VALUES = {
     "rbf": (
@@ -889,6 +893,13 @@ def _unexpected(func, signature, args, kwargs):
         known, hint = FOREIGN_NAMES.get(key, (None, ""))
         if known in signature.parameters and hint:
             return TypeError(f"{key} is not an argument of {func.__name__}: {hint}")
+        if key in KERNEL_ARGUMENTS and "K" in signature.parameters:
+            return TypeError(
+                f"{key} is not an argument of {func.__name__}: the kernel and its parameters "
+                "make the Gram matrix K that it takes, e.g. K = "
+                "kernels_ref.kernels.gaussian_kernel(X, sigma=1.0) (scikit-learn's gamma = "
+                "1 / (2 sigma^2))"
+            )
         names = ", ".join(signature.parameters)
         return TypeError(
             f"{key} is not an argument of {func.__name__}, whose arguments are {names}"

@@ -2,7 +2,9 @@
 
 One row of :data:`ROWS` per public function (every name of each module's ``__all__`` that is a
 function; dataclasses and constants are not called). A row gives a factory of valid arguments
-and the role of each argument; the scenarios are generated from the roles:
+and the cases that no rule expresses (``extra``); the role of each argument is read from the
+function's declaration (``func.rules``: :func:`kernels_ref._validation.validated`), written in a
+row only for a function that declares none yet. The scenarios are generated from the roles:
 
 - arrays: NaN, +inf, -inf, complex, strings, ``None``, booleans, one dimension too many or too
   few, empty, a length that does not match the other arguments; Gram matrices also non-square,

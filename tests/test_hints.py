@@ -211,6 +211,15 @@ def test_random_state_hint_seed_works_with_an_int_or_a_generator(name):
     np.testing.assert_array_equal(by_int.labels, by_generator.labels)
 
 
+@pytest.mark.parametrize("name", ["kernel", "gamma", "sigma", "degree", "coef0"])
+def test_kernel_arguments_to_a_learner_hint_the_gram_matrix_works(name):
+    with pytest.raises(TypeError, match=rf"^{name} is not an argument of soft_margin_l1") as exc:
+        soft_margin_l1(X, Y, 1.0, **{name: 1.0})
+    assert "K = kernels_ref.kernels.gaussian_kernel(X, sigma=1.0)" in _message(exc)
+    K = gaussian_kernel(X, sigma=1.0)  # the hint, literally
+    assert soft_margin_l1(K, Y, 1.0).converged
+
+
 def test_an_unknown_keyword_lists_the_arguments():
     with pytest.raises(TypeError, match=r"^degre is not an argument of polynomial_kernel") as e:
         polynomial_kernel(X, degre=3)
