@@ -39,9 +39,16 @@ import numpy as np
 from .exceptions import NotPSDWarning
 
 __all__ = [
+    "FOREIGN_NAMES",
+    "FOREIGN_VALUES",
+    "Rule",
+    "array",
+    "boolean",
+    "box",
+    "box_start",
     "check_array",
     "check_bool",
-    "check_epsilon",
+    "check_bounds",
     "check_gram",
     "check_in_range",
     "check_instance",
@@ -54,7 +61,26 @@ __all__ = [
     "check_same_n",
     "check_strings",
     "check_test_gram",
+    "cross_gram",
+    "data",
+    "function",
+    "gram",
+    "integer",
+    "interval",
+    "iterations",
+    "labels",
+    "one_of",
+    "positive",
+    "psd_minors_ok",
     "psd_threshold",
+    "real",
+    "result",
+    "rule",
+    "seed",
+    "strings",
+    "validated",
+    "values",
+    "vector",
 ]
 
 
@@ -466,15 +492,6 @@ def _check_real(value, name):
     if not _is_real_number(value):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     return float(value)
-
-
-def check_epsilon(epsilon, name="epsilon"):
-    """The half-width of an epsilon-tube: a finite float >= 0 (0 is least absolute deviations).
-
-    The one rule of the package for :math:`\\varepsilon` (``svr.svr``, ``cvx.svr_*``,
-    ``losses.epsilon_insensitive_loss``): negative, NaN or infinite values raise.
-    """
-    return check_real(epsilon, name, low=0.0)
 
 
 def check_bool(value, name):
