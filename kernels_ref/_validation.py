@@ -1,15 +1,34 @@
-"""Input checks shared by every public function of :mod:`kernels_ref`.
+"""Input checks shared by every public function of :mod:`kernels_ref`, declared once per function.
+
+A public function states the rule of each of its arguments once, next to its definition, with
+the decorator :func:`validated`::
+
+    @validated(K=gram(), y=labels(rows="K"), C=positive())
+    def soft_margin_l1(K, y, C, *, tol=TOL): ...
+
+The decorator binds the call to the signature, applies the rules in the order they are declared
+(a rule may refer to an argument declared before it, such as ``rows="K"``: as many entries as
+``K`` has rows), and calls the function with the checked values; the function's own body trusts
+its input, and so do the private cores it calls. Every parameter of a decorated function has a
+rule (a parameter without one is a mistake the decorator reports at import). The signature,
+docstring and name stay those of the function (``inspect.signature``, ``help`` and Sphinx see
+them); ``func.rules`` is the table, which ``tests/test_bad_input.py`` reads to generate the
+bad-input tests.
 
 One place decides what is valid and words the error, so that every function rejects bad input
 the same way: a :class:`ValueError` whose message starts with the name of the argument (a
-:class:`TypeError` for a flag that is not a bool or a result object of the wrong type). Arrays
-must hold integers or floating-point numbers (complex numbers, strings, booleans and other
-objects are refused, never converted); a Gram matrix is positive semi-definite by the one rule
-of :func:`psd_threshold`; an iteration limit is an integer >= 1 (:func:`check_max_iter`).
-The checks return new float arrays or views that the callers never write to: inputs are never
-modified in place.
+:class:`TypeError` for a flag that is not a bool or a result object of the wrong type), says
+what was expected and, where the mistake is a habit from elsewhere, how to get it (labels in
+{0, 1}, a data matrix passed as a Gram matrix, a transposed test Gram matrix, scikit-learn's
+``gamma``, ``alpha`` or ``random_state``; :data:`FOREIGN_NAMES`). Arrays must hold integers or
+floating-point numbers (complex numbers, strings, booleans and other objects are refused, never
+converted); a Gram matrix is positive semi-definite by the one rule of :func:`psd_threshold`;
+an iteration limit is an integer >= 1 (:func:`check_max_iter`). The checks return new float
+arrays or views that the callers never write to: inputs are never modified in place.
 """
 
+import functools
+import inspect
 import math
 import numbers
 import sys
@@ -20,9 +39,16 @@ import numpy as np
 from .exceptions import NotPSDWarning
 
 __all__ = [
+    "FOREIGN_NAMES",
+    "FOREIGN_VALUES",
+    "Rule",
+    "array",
+    "boolean",
+    "box",
+    "box_start",
     "check_array",
     "check_bool",
-    "check_epsilon",
+    "check_bounds",
     "check_gram",
     "check_in_range",
     "check_instance",
@@ -35,7 +61,26 @@ __all__ = [
     "check_same_n",
     "check_strings",
     "check_test_gram",
+    "cross_gram",
+    "data",
+    "function",
+    "gram",
+    "integer",
+    "interval",
+    "iterations",
+    "labels",
+    "one_of",
+    "positive",
+    "psd_minors_ok",
     "psd_threshold",
+    "real",
+    "result",
+    "rule",
+    "seed",
+    "strings",
+    "validated",
+    "values",
+    "vector",
 ]
 
 
@@ -170,7 +215,7 @@ def checked_gram(K, name="K", psd=True, rtol=1e-10):
     K = _shaped_array(K, name, ndim=2)
     n = len(K)
     if n != K.shape[1]:
-        raise ValueError(f"{name} must be square, got shape {K.shape}")
+        raise ValueError(f"{name} must be square, got shape {K.shape}{_data_hint(K.shape, n)}")
     K = np.ascontiguousarray(K)
     diag = np.diag(K)
     non_finite = ValueError(f"{name} contains NaN or infinite values")
@@ -186,13 +231,40 @@ def checked_gram(K, name="K", psd=True, rtol=1e-10):
     if not asymmetry < np.inf and not np.all(np.isfinite(K)):  # NaN or inf in a lower tile
         raise non_finite
     if not asymmetry <= rtol * largest + _UNDERFLOW:
-        raise ValueError(f"{name} must be symmetric")
+        raise ValueError(
+            f"{name} must be symmetric (a Gram matrix K[i, j] = k(x_i, x_j) is){_data_hint()}"
+        )
     threshold = psd_threshold(largest, n)
     if not minors_ok and threshold > t_diag:  # a larger entry off the diagonal: the rule's t
         minors_ok = _scan_upper_tiles(K, True, threshold)[2]
     if full_psd_test and largest > 0:
         minors_ok = _has_cholesky(K / largest, shift=threshold / largest)
     return K, largest, minors_ok
+
+
+#: How to build a Gram matrix from data, the hint of every error a data matrix provokes.
+GRAM_HOW = (
+    "the learners take the Gram matrix of the data, not the data: pass "
+    "K = kernels_ref.kernels.gaussian_kernel(X, sigma=1.0) (or another kernel of "
+    "kernels_ref.kernels)"
+)
+
+
+def _data_hint(shape=None, n=None):
+    """The hint of a matrix that is not a Gram matrix: maybe data ``X`` passed in its place."""
+    if shape is None:
+        return f"; if this is a data matrix X, {GRAM_HOW}"
+    if shape[1] < n:  # fewer columns than rows: n points of d features
+        return (
+            f": this looks like a data matrix X of {n} points in {shape[1]} dimensions; {GRAM_HOW}"
+        )
+    return ""
+
+
+def psd_minors_ok(K, largest):
+    """Whether every 2 x 2 principal minor of the checked ``K`` is PSD by the rule of
+    :func:`psd_threshold` (``largest`` = max |K_ij|): the O(n^2) part of :func:`check_gram`."""
+    return _scan_upper_tiles(K, True, psd_threshold(largest, len(K)))[2]
 
 
 def warn_not_psd(name):
@@ -266,8 +338,22 @@ def _has_cholesky(K, shift):
 
 
 def check_test_gram(K_test, n_train, name="K_test"):
-    """Return a finite test Gram matrix of shape ``(n_test, n_train)``."""
-    return check_array(K_test, name, ndim=2, n_cols=n_train)
+    """Return a finite test Gram matrix of shape ``(n_test, n_train)``.
+
+    ``K_test[a, i] = k(t_a, x_i)``: one row per test point, one column per training point. The
+    error of a wrong number of columns says how to build it, and that it is transposed when its
+    rows match the training set.
+    """
+    K_test = check_array(K_test, name, ndim=2)
+    if K_test.shape[1] != n_train:
+        how = "build it as kernel(X_test, X_train), e.g. gaussian_kernel(X_test, X_train, sigma)"
+        if K_test.shape[0] == n_train:
+            how = f"it looks transposed: pass {name}.T, or {how}"
+        raise ValueError(
+            f"{name} must have {n_train} columns, one per training point (shape (n_test, "
+            f"{n_train})), got shape {K_test.shape}: {how}"
+        )
+    return K_test
 
 
 def check_labels(y, n=None, name="y", both_classes=True):
@@ -276,10 +362,32 @@ def check_labels(y, n=None, name="y", both_classes=True):
     y = check_array(y, name, ndim=1, n_rows=n)
     if not np.all((y == 1.0) | (y == -1.0)):
         bad = np.unique(y[(y != 1.0) & (y != -1.0)])[:5]
-        raise ValueError(f"{name} must contain only -1 and +1, found {bad.tolist()}")
+        raise ValueError(
+            f"{name} must contain only -1 and +1, found {bad.tolist()}{_labels_hint(y, name)}"
+        )
     if both_classes and np.all(y == y[0]):
         raise ValueError(f"{name} must contain both classes -1 and +1, found only {y[0]:+.0f}")
     return y
+
+
+def _labels_hint(y, name):
+    """How to turn ``y`` into labels +-1, by what it looks like."""
+    values = np.unique(y)
+    if np.all((values == 0.0) | (values == 1.0)):
+        return (
+            f": map labels in {{0, 1}} with 2 * {name} - 1 (the estimators.CSVC classifier maps "
+            "any two labels itself)"
+        )
+    if len(values) == 2:
+        return (
+            f": map two labels a < b with np.where({name} == b, 1.0, -1.0) (the estimators.CSVC "
+            "classifier maps any two labels itself)"
+        )
+    return (
+        f": {len(values)} distinct values look like real-valued targets, not two classes; "
+        "regress them with ridge.kernel_ridge or svr.svr (in model_selection, with "
+        'loss="squared")'
+    )
 
 
 def check_nu(nu, y):
@@ -386,15 +494,6 @@ def _check_real(value, name):
     return float(value)
 
 
-def check_epsilon(epsilon, name="epsilon"):
-    """The half-width of an epsilon-tube: a finite float >= 0 (0 is least absolute deviations).
-
-    The one rule of the package for :math:`\\varepsilon` (``svr.svr``, ``cvx.svr_*``,
-    ``losses.epsilon_insensitive_loss``): negative, NaN or infinite values raise.
-    """
-    return check_real(epsilon, name, low=0.0)
-
-
 def check_bool(value, name):
     """Return ``value`` as a ``bool`` if it is one (``numpy.bool_`` too), else ``TypeError``."""
     if not isinstance(value, bool | np.bool_):
@@ -424,3 +523,441 @@ def check_max_iter(value, name="max_iter", default=None):
     if value is None and default is not None:
         return default
     return check_integer(value, name, low=1)
+
+
+def check_bounds(C, n, name="C"):
+    """Upper bounds :math:`C_i \\in (0, +\\infty]` of a box constraint, as ``n`` floats.
+
+    ``C`` is one number (every bound equal) or an array of ``n`` of them; ``+inf`` means no
+    bound (the hard margin). The one rule of the box of every SVM and SMO dual.
+    """
+    if np.ndim(C) == 0 and not isinstance(C, str | bytes):
+        return np.full(n, check_positive(C, name, allow_inf=True))
+    C = _real_array(C, name)
+    if C.shape != (n,):
+        raise ValueError(
+            f"{name} must be a positive number or an array of {n} of them, got shape {C.shape}"
+        )
+    if np.any(np.isnan(C)) or np.any(C <= 0):
+        raise ValueError(f"{name} must be positive (+inf allowed), got NaN or a value <= 0")
+    return C
+
+
+# --- the rules of the arguments, declared once per function --------------------------------
+
+
+class Rule:
+    """The rule of one argument: ``rule(value, name, args)`` returns the checked value.
+
+    ``check(value, name, args)`` does the work; ``args`` holds the arguments checked before this
+    one (a rule may read the size or the value of one of them). ``kind`` names the kind of
+    argument (the bad-input tests generate their cases from it); ``optional``: ``None`` is
+    accepted and passed on unchanged; ``samples``: the axes that run over the samples of the
+    call (``None``: not tied to the other arguments); ``refs``: the arguments it refers to.
+    """
+
+    def __init__(self, check, kind, *, optional=False, samples=None, refs=()):
+        self.check, self.kind, self.optional = check, kind, optional
+        self.samples, self.refs = samples, tuple(r for r in refs if isinstance(r, str))
+
+    def __call__(self, value, name, args):
+        if value is None and self.optional:
+            return None
+        return self.check(value, name, args)
+
+    def __repr__(self):
+        return f"{self.kind}{' or None' if self.optional else ''}"
+
+
+def _size(ref, args):
+    """The size ``ref`` stands for: an int, a callable of ``args``, the number of rows of an
+    argument (``"K"``), of one of its fields (``"result.alpha"``), or ``("X", axis)``."""
+    if ref is None or isinstance(ref, int):
+        return ref
+    if callable(ref):
+        return ref(args)
+    if isinstance(ref, tuple):
+        return args[ref[0]].shape[ref[1]]
+    name, _, field = ref.partition(".")
+    value = getattr(args[name], field) if field else args[name]
+    return len(value)
+
+
+def _value(ref, args):
+    """A bound: a number, or the name of an argument checked before (its value)."""
+    return args[ref] if isinstance(ref, str) else ref
+
+
+def _ref_name(ref):
+    return (
+        ref.partition(".")[0]
+        if isinstance(ref, str)
+        else ref[0]
+        if isinstance(ref, tuple)
+        else None
+    )
+
+
+def array(ndim=2, *, rows=None, cols=None, low=None, optional=False, kind=None):
+    """A finite real array of ``ndim`` dimensions; ``rows`` / ``cols`` fix its shape (a size:
+    see :func:`_size`, e.g. ``rows="K"``, as many rows as ``K``); ``low``: its least entry."""
+    kind = kind or {1: "vector", 2: "matrix"}.get(ndim, "array")
+    # The axis that runs over the samples of the call: the rows, unless their number is another
+    # argument's number of features (a tuple ("X", 1)).
+    samples = None if isinstance(rows, tuple) else (0,)
+
+    def check(value, name, args):
+        arr = check_array(value, name, ndim, _size(rows, args), _size(cols, args))
+        if low is not None and arr.min() < low:
+            raise ValueError(f"{name} must be >= {low:g}, found {float(arr.min())}")
+        return arr
+
+    refs = (_ref_name(rows), _ref_name(cols))
+    return Rule(check, kind, optional=optional, samples=samples, refs=refs)
+
+
+def data(*, cols=None, optional=False):
+    """A data matrix of shape ``(n, d)``, one row per point (``cols``: the ``d`` of another)."""
+    rule = array(2, cols=cols, optional=optional, kind="data")
+    rule.samples = (0,) if cols is None else None
+    return rule
+
+
+def vector(*, rows=None, low=None, optional=False):
+    """A finite real 1-D array (``rows``: its length, e.g. ``rows="K"``; ``low``: its least
+    entry)."""
+    return array(1, rows=rows, low=low, optional=optional)
+
+
+def values(*, low=None, high=None):
+    """Finite real numbers: a number or an array of any shape (the losses act entry-wise),
+    in ``[low, high]`` when given."""
+
+    def check(value, name, args):
+        try:
+            ndim = np.ndim(value)
+        except ValueError:  # a ragged nested list: let check_array word the error
+            ndim = 1
+        arr = check_array(value, name, ndim=ndim)
+        lo = -math.inf if low is None else low
+        hi = math.inf if high is None else high
+        outside = (arr < lo) | (arr > hi)
+        if np.any(outside):  # raises, naming the first value outside
+            check_in_range(arr[outside].flat[0], name, lo, hi)
+        return arr
+
+    return Rule(check, "values")
+
+
+def gram(*, psd=True, rows=None, optional=False):
+    """A square, symmetric, finite Gram matrix (:func:`check_gram`): ``psd=True`` warns if it is
+    not positive semi-definite; ``False`` does not test; ``"raise"`` and ``"deferred"`` leave
+    the test to the function, which raises (``"raise"``) or warns with :func:`warn_not_psd`
+    when the factorisation it needs anyway fails (``"deferred"``).
+    ``rows``: the size it must have (e.g. that of a result's training set)."""
+    kind = {True: "gram", False: "gram_nopsd", "raise": "gram_raise", "deferred": "gram"}[psd]
+
+    def check(value, name, args):
+        K = check_gram(value, name, psd=psd is True)
+        n = _size(rows, args)
+        if n is not None and len(K) != n:
+            raise ValueError(
+                f"{name} must be the {n} x {n} training Gram matrix of {_ref_name(rows)}, "
+                f"got shape {K.shape}"
+            )
+        return K
+
+    samples = None if rows else (0, 1)
+    return Rule(check, kind, optional=optional, samples=samples, refs=(_ref_name(rows),))
+
+
+def cross_gram(n_train):
+    """A test Gram matrix ``K_test[a, i] = k(t_a, x_i)`` of ``n_train`` columns (a size: the
+    rows of a training Gram matrix ``"K_train"``, or of a result's field ``"result.alpha"``)."""
+
+    def check(value, name, args):
+        return check_test_gram(value, _size(n_train, args), name)
+
+    ref = _ref_name(n_train)
+    tied = isinstance(n_train, str) and "." not in n_train
+    return Rule(check, "matrix", samples=(1,) if tied else None, refs=(ref,))
+
+
+def labels(*, rows=None, both_classes=True):
+    """Class labels -1 and +1 (:func:`check_labels`), as many as ``rows`` says."""
+
+    def check(value, name, args):
+        return check_labels(value, _size(rows, args), name, both_classes)
+
+    return Rule(check, "labels" if both_classes else "signs", samples=(0,), refs=(_ref_name(rows),))
+
+
+def positive(*, allow_inf=False, optional=False):
+    """A real number > 0 (finite unless ``allow_inf``)."""
+
+    def check(value, name, args):
+        return check_positive(value, name, allow_inf)
+
+    return Rule(check, "pos_inf" if allow_inf else "pos", optional=optional)
+
+
+def real(*, low=None, optional=False):
+    """A finite real number, ``>= low`` when given."""
+
+    def check(value, name, args):
+        return check_real(value, name, low)
+
+    return Rule(check, "real" if low is None else "nonneg", optional=optional)
+
+
+def interval(low, high, *, closed="both"):
+    """A real number between ``low`` and ``high`` (numbers, or names of arguments checked
+    before); ``closed`` is ``"both"``, ``"left"``, ``"right"`` or ``"neither"``."""
+    low_open = closed in ("right", "neither")
+    high_open = closed in ("left", "neither")
+
+    def check(value, name, args):
+        return check_in_range(
+            value, name, _value(low, args), _value(high, args), low_open, high_open
+        )
+
+    kind = {(0.0, 1.0, "both"): "unit", (0.0, 1.0, "neither"): "prob_open"}
+    return Rule(check, kind.get((low, high, closed), "interval"), refs=(low, high))
+
+
+def integer(*, low=1, high=None, optional=False):
+    """An integer (not a bool, not a float) in ``[low, high]``; ``high`` may be a size
+    (:func:`_size`: ``"K"`` for the number of rows of ``K``), ``low`` the name of an argument
+    checked before (its value)."""
+
+    def check(value, name, args):
+        return check_integer(value, name, _value(low, args), _size(high, args))
+
+    # int1: >= 1, or >= another argument that is (m_max >= m_min >= 1)
+    kind = "int1" if low == 1 or isinstance(low, str) else "int"
+    return Rule(check, kind, optional=optional, refs=(_ref_name(high), low))
+
+
+def boolean():
+    """A ``bool`` (``numpy.bool_`` too); anything else is a ``TypeError``."""
+    return Rule(lambda value, name, args: check_bool(value, name), "bool")
+
+
+def one_of(*options):
+    """One of the strings ``options``; a known name from elsewhere gets its translation
+    (:data:`FOREIGN_VALUES`)."""
+
+    def check(value, name, args):
+        if (isinstance(value, str) or value is None) and value in options:
+            return value
+        hint = FOREIGN_VALUES.get(value) if isinstance(value, str) else None
+        hint = f": {hint}" if hint else ""
+        raise ValueError(f"{name} must be one of {options}, got {value!r}{hint}")
+
+    return Rule(check, "option")
+
+
+def function():
+    """A callable."""
+
+    def check(value, name, args):
+        if not callable(value):
+            raise ValueError(f"{name} must be callable, got {value!r}")
+        return value
+
+    return Rule(check, "callable")
+
+
+def strings(*, optional=False):
+    """A non-empty list or tuple of ``str`` (:func:`check_strings`)."""
+    return Rule(lambda value, name, args: check_strings(value, name), "strings", optional=optional)
+
+
+def iterations(default=None):
+    """An iteration limit (:func:`check_max_iter`): an int >= 1; ``None`` gives ``default``,
+    a number or a callable of the arguments (a limit that grows with the problem)."""
+
+    def check(value, name, args):
+        if value is None and default is not None:
+            return default(args) if callable(default) else default
+        return check_max_iter(value, name)
+
+    return Rule(check, "iterations", optional=False)
+
+
+def seed():
+    """A seed: ``None`` (fresh entropy), an int >= 0, or a :class:`numpy.random.Generator`
+    (used as it is); the function receives a ``Generator``."""
+
+    def check(value, name, args):
+        if isinstance(value, np.random.Generator):
+            return value
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise ValueError(
+                    f"{name} must be None, an integer >= 0 or a numpy Generator, got {value!r}"
+                )
+            value = check_integer(value, name, low=0)  # numpy's seeds are >= 0
+        return np.random.default_rng(value)
+
+    return Rule(check, "seed")
+
+
+def box(*, rows):
+    """Upper bounds of a box constraint: one number in (0, +inf] or ``rows`` of them
+    (:func:`check_bounds`)."""
+
+    def check(value, name, args):
+        return check_bounds(value, _size(rows, args), name)
+
+    return Rule(check, "pos_inf", refs=(_ref_name(rows),))
+
+
+def box_start(*, rows):
+    """A starting point of a box-constrained dual: ``rows`` values with ``0 <= alpha0 <= C``
+    (``C`` the box of the call, checked before: one number or one per variable)."""
+
+    def check(value, name, args):
+        alpha0 = check_array(value, name, ndim=1, n_rows=_size(rows, args))
+        C = np.broadcast_to(np.asarray(args["C"], dtype=float), alpha0.shape)
+        if np.any(alpha0 < 0) or np.any(alpha0 > C):
+            bound = f" = {C[0]:g}" if np.all(C == C[0]) else ""
+            raise ValueError(f"{name} must satisfy 0 <= {name} <= C{bound}")
+        return alpha0
+
+    return Rule(check, "start", optional=True, samples=(0,), refs=(_ref_name(rows), "C"))
+
+
+#: Result type -> the prediction function that takes it (filled by :func:`validated`): the
+#: hint of a result of the wrong kind.
+PREDICTORS = {}
+
+#: The suffixes of the prediction functions: ``<learner>_predict`` evaluates the learned
+#: function at test points, ``<learner>_transform`` projects them.
+PREDICTION_SUFFIXES = ("_predict", "_transform")
+
+
+def result(cls, origin):
+    """A fit result of type ``cls`` (from ``origin``); another result is a ``TypeError`` that
+    names the prediction function which takes it."""
+
+    def check(value, name, args):
+        if isinstance(value, cls):
+            return value
+        where = PREDICTORS.get(type(value))
+        hint = f": pass it to {where} instead" if where else ""
+        raise TypeError(
+            f"{name} must be of type {cls.__name__} (from {origin}), got "
+            f"{type(value).__name__}{hint}"
+        )
+
+    rule = Rule(check, "result")
+    rule.cls = cls
+    return rule
+
+
+def rule(check, kind="other", **kw):
+    """A rule of its own, ``check(value, name, args) -> value``, for an argument whose rule no
+    other function shares (a feasibility condition, a starting point)."""
+    return Rule(check, kind, **kw)
+
+
+#: Argument names of other libraries and texts, and what this package calls them: the hint of
+#: an unexpected keyword argument (when the function has the package's argument).
+FOREIGN_NAMES = {
+    "gamma": (
+        "sigma",
+        "the Gaussian width here is sigma, and scikit-learn's gamma = 1 / (2 sigma^2): "
+        "pass sigma=1 / np.sqrt(2 * gamma)",
+    ),
+    "alpha": ("lam", "scikit-learn's alpha (KernelRidge, Ridge) is lam here: pass lam=alpha"),
+    "lambda": ("lam", "the regularisation parameter is lam here: pass lam"),
+    "lambda_": ("lam", "the regularisation parameter is lam here: pass lam"),
+    "lmbda": ("lam", "the regularisation parameter is lam here: pass lam"),
+    "random_state": ("seed", "the seed is seed here (an int or a numpy Generator): pass seed"),
+    "rng": ("seed", "the seed is seed here (an int or a numpy Generator): pass seed"),
+}
+
+#: Arguments of a kernel, which a learner of scikit-learn takes and one of this package does not:
+#: it takes the Gram matrix ``K``, built by a kernel of :mod:`kernels_ref.kernels`.
+KERNEL_ARGUMENTS = ("kernel", "gamma", "sigma", "degree", "coef0")
+
+#: Option values of other libraries and what this package calls them (:func:`one_of`).
+FOREIGN_VALUES = {
+    "rbf": (
+        "scikit-learn's 'rbf' kernel is 'gaussian' here, with sigma in place of gamma: "
+        "gamma = 1 / (2 sigma^2), so sigma = 1 / np.sqrt(2 * gamma)"
+    ),
+    "poly": "scikit-learn's 'poly' kernel is 'polynomial' here (degree, and c for coef0)",
+}
+
+
+def _unexpected(func, signature, args, kwargs):
+    """The ``TypeError`` of a call that does not fit the signature: a keyword that ``func``
+    does not take (with the package's name for it), or options passed by position."""
+    params = signature.parameters.values()
+    positional = [p.name for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
+    if len(args) > len(positional):
+        options = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
+        return TypeError(
+            f"{func.__name__} takes at most {len(positional)} positional arguments "
+            f"({', '.join(positional)}), got {len(args)}: pass its options by name, "
+            f"e.g. {options[0]}=..., among {', '.join(options)}"
+        )
+    for key in kwargs:
+        if key in signature.parameters:
+            continue
+        known, hint = FOREIGN_NAMES.get(key, (None, ""))
+        if known in signature.parameters and hint:
+            return TypeError(f"{key} is not an argument of {func.__name__}: {hint}")
+        if key in KERNEL_ARGUMENTS and "K" in signature.parameters:
+            return TypeError(
+                f"{key} is not an argument of {func.__name__}: the kernel and its parameters "
+                "make the Gram matrix K that it takes, e.g. K = "
+                "kernels_ref.kernels.gaussian_kernel(X, sigma=1.0) (scikit-learn's gamma = "
+                "1 / (2 sigma^2))"
+            )
+        names = ", ".join(signature.parameters)
+        return TypeError(
+            f"{key} is not an argument of {func.__name__}, whose arguments are {names}"
+        )
+    return None
+
+
+def validated(**rules):
+    """Decorator: check the arguments of a public function by the rules declared here, once.
+
+    ``rules`` maps each parameter of the function to its :class:`Rule`, in the order in which
+    they are checked (a rule that refers to another argument comes after it). The function is
+    called with the checked values, by the same signature; its body trusts them. An unexpected
+    keyword argument that another library uses (``gamma``, ``alpha``, ``random_state``...) is a
+    ``TypeError`` that gives this package's name for it (:data:`FOREIGN_NAMES`).
+    """
+
+    def decorate(func):
+        signature = inspect.signature(func)
+        missing = set(signature.parameters) ^ set(rules)
+        if missing:
+            raise TypeError(f"{func.__name__}: parameters and rules differ on {sorted(missing)}")
+        for arg_rule in rules.values():
+            if getattr(arg_rule, "kind", None) == "result" and func.__name__.endswith(
+                PREDICTION_SUFFIXES
+            ):
+                PREDICTORS.setdefault(arg_rule.cls, f"{func.__module__}.{func.__name__}")
+
+        @functools.wraps(func)
+        def checked(*args, **kwargs):
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise (_unexpected(func, signature, args, kwargs) or exc) from None
+            bound.apply_defaults()
+            values = bound.arguments
+            for name, arg_rule in rules.items():
+                values[name] = arg_rule(values[name], name, values)
+            return func(*bound.args, **bound.kwargs)
+
+        checked.rules = rules
+        return checked
+
+    return decorate

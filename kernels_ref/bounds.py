@@ -9,7 +9,7 @@ them (``ln`` in Valle Vidal's slides).
 The margins of a classifier :math:`f(x) = \langle w, \phi(x)\rangle + b` are functions of its
 decision values on the training points and of :math:`\|w\|`; for a fitted
 :class:`~kernels_ref.svm.SVMResult` and its training Gram matrix ``K`` these are
-``decision_function(result, K)`` and ``1 / margin(result, K)`` (:mod:`kernels_ref.svm`).
+``svm_predict(result, K)`` and ``1 / margin(result, K)`` (:mod:`kernels_ref.svm`).
 """
 
 import math
@@ -17,11 +17,15 @@ import math
 import numpy as np
 
 from ._validation import (
-    check_array,
-    check_in_range,
     check_integer,
-    check_labels,
-    check_positive,
+    function,
+    integer,
+    interval,
+    labels,
+    positive,
+    rule,
+    validated,
+    vector,
 )
 
 __all__ = [
@@ -42,20 +46,32 @@ __all__ = [
 _RTOL_MARGIN = 1e-9
 
 
-def _check_delta(delta):
-    """The confidence parameter: a probability in the open interval (0, 1)."""
-    return check_in_range(delta, "delta", 0.0, 1.0, low_open=True, high_open=True)
-
-
-def _check_margin_within_radius(margin, R, name):
-    """Refuse a margin above the radius (beyond round-off): both classes lie in the ball, so
-    the distance of the closest point to a separating hyperplane is at most the radius."""
+def _within_radius(value, name, args):
+    """The rule of a margin: > 0, and not above the radius ``R`` (beyond round-off): both
+    classes lie in the ball, so the distance of the closest point to a separating hyperplane
+    is at most the radius."""
+    margin, R = positive()(value, name, args), args["R"]
     if margin > R * (1.0 + _RTOL_MARGIN):  # equality is possible: allow for round-off
         raise ValueError(
             f"{name} must be <= R (a margin cannot exceed the radius), got {margin} > {R}"
         )
+    return margin
 
 
+#: The rule of a margin of data in a ball of radius R (declared after R).
+MARGIN = rule(_within_radius, "pos", refs=("R",))
+#: The confidence parameter: a probability in the open interval (0, 1).
+DELTA = interval(0.0, 1.0, closed="neither")
+
+
+def _dimension(value, name, args):
+    """The rule of a dimension: an integer >= 1, or ``math.inf`` (an infinite dimension)."""
+    if isinstance(value, float) and value == math.inf:
+        return value
+    return check_integer(value, name, low=1)
+
+
+@validated(R=positive(), rho=MARGIN)
 def novikoff_bound(R, rho):
     r"""Novikoff's bound on the number of mistakes of the perceptron.
 
@@ -97,9 +113,6 @@ def novikoff_bound(R, rho):
     >>> round(novikoff_bound(2.0, 0.5), 6)
     16.0
     """
-    R = check_positive(R, "R")
-    rho = check_positive(rho, "rho")
-    _check_margin_within_radius(rho, R, "rho")
     ratio = R / rho
     return ratio * ratio  # not ** 2, which raises OverflowError instead of returning inf
 
@@ -107,7 +120,14 @@ def novikoff_bound(R, rho):
 # --- VC dimension -----------------------------------------------------------------------------
 
 
-def vc_bound(R_emp, D, N, delta, C=1.0):
+@validated(
+    R_emp=interval(0.0, 1.0),
+    N=integer(low=1),
+    D=interval(1.0, "N", closed="left"),
+    delta=DELTA,
+    C=positive(),
+)
+def vc_bound(R_emp, D, N, delta, *, C=1.0):
     r"""Vapnik's bound on the risk of a classifier from a class of VC dimension :math:`D`.
 
     .. math::
@@ -161,14 +181,10 @@ def vc_bound(R_emp, D, N, delta, C=1.0):
     >>> round(vc_bound(0.1, 10, 10_000, 0.05), 4)  # the training error adds
     0.1951
     """
-    R_emp = check_in_range(R_emp, "R_emp", 0.0, 1.0)
-    N = check_integer(N, "N", low=1)
-    D = check_in_range(D, "D", 1.0, N, high_open=True)
-    delta = _check_delta(delta)
-    C = check_positive(C, "C")
     return R_emp + C * math.sqrt((D * (math.log(2.0 * N / D) + 1.0) + math.log(4.0 / delta)) / N)
 
 
+@validated(R=positive(), rho=MARGIN, d=rule(_dimension, "dimension"))
 def vc_dimension_margin_bound(R, rho, d):
     r"""Vapnik's bound on the VC dimension of the hyperplanes of margin at least :math:`\rho`.
 
@@ -219,11 +235,6 @@ def vc_dimension_margin_bound(R, rho, d):
     >>> vc_dimension_margin_bound(2.0, 0.1, d=2)  # the dimension is the smaller bound
     3
     """
-    R = check_positive(R, "R")
-    rho = check_positive(rho, "rho")
-    _check_margin_within_radius(rho, R, "rho")
-    if not (isinstance(d, float) and d == math.inf):
-        d = check_integer(d, "d", low=1)
     ratio = (R / rho) * (R / rho)
     if math.isinf(ratio) and d == math.inf:
         raise ValueError(f"rho is too small: (R/rho)^2 overflows (R = {R}, rho = {rho})")
@@ -235,11 +246,11 @@ def vc_dimension_margin_bound(R, rho, d):
 # --- margins ---------------------------------------------------------------------------------
 
 
-def _check_values_labels(f, y):
-    f = check_array(f, "f", ndim=1)
-    return f, check_labels(y, n=len(f))
+#: The rules of decision values f and their labels y.
+VALUES_LABELS = {"f": vector(), "y": labels(rows="f")}
 
 
+@validated(**VALUES_LABELS)
 def functional_margins(f, y):
     r"""Functional margins :math:`\gamma_i = y_i f(x_i)` of the training examples.
 
@@ -247,7 +258,7 @@ def functional_margins(f, y):
 
     :math:`\gamma_i > 0` exactly when :math:`x_i` is classified correctly. Source: Valle Vidal,
     *Vector de soporte y métodos de kernel* (2009), "Sobreajuste y cotas de generalización",
-    Definición (margen funcional). For a fitted SVM, ``f = decision_function(result, K)``; its
+    Definición (margen funcional). For a fitted SVM, ``f = svm_predict(result, K)``; its
     support vectors on the margin have :math:`\gamma_i = 1`.
 
     Parameters
@@ -266,10 +277,10 @@ def functional_margins(f, y):
     >>> functional_margins([2.0, -1.0, 0.5], [1.0, 1.0, -1.0])
     array([ 2. , -1. , -0.5])
     """
-    f, y = _check_values_labels(f, y)
     return y * f
 
 
+@validated(**VALUES_LABELS, w_norm=positive())
 def geometric_margin(f, y, w_norm):
     r"""Geometric margin of a hyperplane on a sample: :math:`\min_i y_i f(x_i) / \|w\|`.
 
@@ -281,7 +292,7 @@ def geometric_margin(f, y, w_norm):
     *margin of the sample* is the largest :math:`m_S(f)` over all hyperplanes, that of the
     hard-margin SVM. Source: Valle Vidal, *Vector de soporte y métodos de kernel* (2009),
     "Sobreajuste y cotas de generalización", Definición (margen geométrico). For an
-    :class:`~kernels_ref.svm.SVMResult`, ``f = decision_function(result, K)`` and
+    :class:`~kernels_ref.svm.SVMResult`, ``f = svm_predict(result, K)`` and
     ``w_norm = 1 / margin(result, K)``; for the hard margin the result is ``margin(result, K)``.
 
     Parameters
@@ -302,11 +313,10 @@ def geometric_margin(f, y, w_norm):
     >>> geometric_margin([2.0, 1.0, -3.0], [1.0, 1.0, -1.0], w_norm=2.0)
     0.5
     """
-    f, y = _check_values_labels(f, y)
-    w_norm = check_positive(w_norm, "w_norm")
     return float(np.min(y * f)) / w_norm
 
 
+@validated(**VALUES_LABELS, gamma=positive(), w_norm=positive())
 def margin_slacks(f, y, gamma, w_norm):
     r"""Margin slack variables :math:`\xi_i = \max(0, \gamma - y_i f(x_i)/\|w\|)`.
 
@@ -341,15 +351,13 @@ def margin_slacks(f, y, gamma, w_norm):
     >>> margin_slacks([2.0, 0.5, 0.5], [1.0, 1.0, -1.0], gamma=1.0, w_norm=1.0)
     array([0. , 0.5, 1.5])
     """
-    f, y = _check_values_labels(f, y)
-    gamma = check_positive(gamma, "gamma")
-    w_norm = check_positive(w_norm, "w_norm")
     return np.maximum(0.0, gamma - y * f / w_norm)
 
 
 # --- margin bounds ---------------------------------------------------------------------------
 
 
+@validated(m=integer(low=1), R=positive(), gamma=MARGIN, delta=DELTA)
 def margin_bound(m, R, gamma, delta):
     r"""Generalisation bound of a hyperplane of margin :math:`\gamma` (Valle Vidal's Theorem 1,
     corrected to be invariant under a rescaling of the data).
@@ -422,11 +430,6 @@ def margin_bound(m, R, gamma, delta):
     >>> round(margin_bound(10**4, 1.0, 0.5, 0.05), 2)  # vacuous
     6.43
     """
-    m = check_integer(m, "m", low=1)
-    R = check_positive(R, "R")
-    gamma = check_positive(gamma, "gamma")
-    _check_margin_within_radius(gamma, R, "gamma")
-    delta = _check_delta(delta)
     ratio = (R / gamma) * (R / gamma)
     if not 64.0 * ratio < m:
         raise ValueError(
@@ -437,19 +440,17 @@ def margin_bound(m, R, gamma, delta):
     return 2.0 / m * (complexity + math.log(4.0 / delta))
 
 
-def _check_slack_bound(xi, R, gamma, delta, c):
-    xi = check_array(xi, "xi", ndim=1)
-    if xi.min() < 0:
-        raise ValueError(f"xi must be >= 0 (margin slacks), found {float(xi.min())}")
-    return (
-        xi,
-        check_positive(R, "R"),
-        check_positive(gamma, "gamma"),
-        _check_delta(delta),
-        (check_positive(c, "c")),
-    )
+#: The rules of the margin-slack bounds.
+SLACK_BOUND = {
+    "xi": vector(low=0.0),
+    "R": positive(),
+    "gamma": positive(),
+    "delta": DELTA,
+    "c": positive(),
+}
 
 
+@validated(**SLACK_BOUND)
 def margin_slack_bound_l2(xi, R, gamma, delta, c):
     r"""Generalisation bound from the 2-norm of the margin slacks (Valle Vidal's Theorem 2).
 
@@ -500,13 +501,13 @@ def margin_slack_bound_l2(xi, R, gamma, delta, c):
     >>> round(margin_slack_bound_l2(xi, 1.0, 0.5, 0.05, c=1.0), 4)
     0.671
     """
-    xi, R, gamma, delta, c = _check_slack_bound(xi, R, gamma, delta, c)
     m = len(xi)
     s = xi / gamma
     complexity = ((R / gamma) * (R / gamma) + float(s @ s)) * (math.log(m) * math.log(m))
     return c / m * (complexity + math.log(1.0 / delta))
 
 
+@validated(**SLACK_BOUND)
 def margin_slack_bound_l1(xi, R, gamma, delta, c):
     r"""Generalisation bound from the 1-norm of the margin slacks (Valle Vidal's Theorem 3).
 
@@ -551,13 +552,13 @@ def margin_slack_bound_l1(xi, R, gamma, delta, c):
     >>> round(margin_slack_bound_l1(xi, 1.0, 0.5, 0.05, c=1.0), 4)
     0.2629
     """
-    xi, R, gamma, delta, c = _check_slack_bound(xi, R, gamma, delta, c)
     m = len(xi)
     log_m = math.log(m)
     complexity = (R / gamma) * (R / gamma) * log_m * log_m + float(np.sum(xi)) / gamma * log_m
     return c / m * (complexity + math.log(1.0 / delta))
 
 
+@validated(m=integer(low=1), n_sv=integer(low=1, high=lambda args: args["m"] - 1), delta=DELTA)
 def sv_compression_bound(m, n_sv, delta):
     r"""Generalisation bound of the maximal-margin hyperplane from its number of support vectors.
 
@@ -600,13 +601,12 @@ def sv_compression_bound(m, n_sv, delta):
     >>> round(sv_compression_bound(20, 3, 0.05), 4)
     0.8637
     """
-    m = check_integer(m, "m", low=1)
-    d = check_integer(n_sv, "n_sv", low=1, high=m - 1)
-    delta = _check_delta(delta)
+    d = n_sv
     return (d * math.log(math.e * m / d) + math.log(m / delta)) / (m - d)
 
 
-def informative_sample_size(bound, m_min=1, m_max=10**12):
+@validated(bound=function(), m_min=integer(low=1), m_max=integer(low="m_min"))
+def informative_sample_size(bound, *, m_min=1, m_max=10**12):
     r"""Smallest number of examples :math:`m` from which a bound is informative, :math:`< 1`.
 
     .. math:: m^* = \min\{m \ge m_{\min} : \text{bound}(m) < 1\}
@@ -644,12 +644,6 @@ def informative_sample_size(bound, m_min=1, m_max=10**12):
     >>> informative_sample_size(lambda m: margin_bound(m, 1.0, 0.5, 0.05))  # R/gamma = 2
     93934
     """
-    if not callable(bound):
-        raise ValueError(f"bound must be callable, got {bound!r}")
-    m_min = check_integer(m_min, "m_min", low=1)
-    m_max = check_integer(m_max, "m_max", low=1)
-    if m_max < m_min:
-        raise ValueError(f"m_max must be >= m_min = {m_min}, got {m_max}")
 
     def informative(m):
         try:

@@ -10,7 +10,6 @@ neighbours (:func:`kernel_knn`, then :func:`kernel_knn_predict`).
 ``K_test`` and ``diag_test`` follow the conventions of :mod:`kernels_ref.feature_space`.
 """
 
-import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -19,14 +18,19 @@ import numpy as np
 from ._results import ShortRepr
 from ._validation import (
     check_array,
-    check_gram,
-    check_instance,
-    check_integer,
-    check_labels,
-    check_test_gram,
+    cross_gram,
+    gram,
+    integer,
+    iterations,
+    labels,
+    result,
+    rule,
+    seed,
+    validated,
+    vector,
 )
 from .exceptions import ConvergenceWarning
-from .feature_space import kernel_distance
+from .feature_space import _squared_distances_to_means, kernel_distance
 
 __all__ = [
     "KernelKMeansResult",
@@ -85,21 +89,33 @@ def _distances_and_objective(K, diag, labels, n_clusters):
     counts = M.sum(axis=0)
     KM = K @ M
     within = np.einsum("ic,ic->c", M, KM)  # sum_{j,l in c} K_jl
-    with np.errstate(divide="ignore", invalid="ignore"):
-        D2 = diag[:, None] - 2.0 * KM / counts + within / counts**2
+    D2 = _squared_distances_to_means(KM, diag, within, counts)
     D2[:, counts == 0] = np.inf
     full = counts > 0
     return D2, float(diag.sum() - np.sum(within[full] / counts[full]))
 
 
-def _check_cluster_labels(labels, n, n_clusters, name):
-    arr = check_array(labels, name, ndim=1, n_rows=n)
-    if not np.all((arr == np.round(arr)) & (arr >= 0) & (arr < n_clusters)):
-        raise ValueError(f"{name} must contain integers in [0, {n_clusters - 1}]")
-    return arr.astype(int)
+def _cluster_labels(optional=False):
+    """The rule of cluster labels: as many as ``K`` has rows, integers in
+    ``[0, n_clusters - 1]`` (``n_clusters`` checked before, or ``max(labels) + 1``)."""
+
+    def check(value, name, args):
+        arr = check_array(value, name, ndim=1, n_rows=len(args["K"]))
+        n_clusters = args["n_clusters"]
+        top = len(arr) - 1 if n_clusters is None else n_clusters - 1
+        if not np.all((arr == np.round(arr)) & (arr >= 0) & (arr <= top)):
+            raise ValueError(f"{name} must contain integers in [0, {top}]")
+        return arr.astype(int)
+
+    return rule(check, "cluster_labels", optional=optional, samples=(0,), refs=("K",))
 
 
-def cluster_mean_distances(K, labels, n_clusters=None):
+@validated(
+    K=gram(),
+    n_clusters=integer(low=1, high="K", optional=True),
+    labels=_cluster_labels(),
+)
+def cluster_mean_distances(K, labels, *, n_clusters=None):
     r"""Squared feature-space distances from every point to every cluster barycentre.
 
     .. math::
@@ -137,13 +153,8 @@ def cluster_mean_distances(K, labels, n_clusters=None):
            [  1.,  64.],
            [ 81.,   0.]])
     """
-    K = check_gram(K)
-    n = K.shape[0]
     if n_clusters is None:
-        top = check_array(labels, "labels", ndim=1, n_rows=n).max()
-        n_clusters = int(top) + 1 if top >= 0 else 1
-    n_clusters = check_integer(n_clusters, "n_clusters", 1, n)
-    labels = _check_cluster_labels(labels, n, n_clusters, "labels")
+        n_clusters = int(labels.max()) + 1
     return _cluster_distances(K, np.diag(K).copy(), labels, n_clusters)
 
 
@@ -214,7 +225,15 @@ def _first_appearance(labels):
     return relabel[np.searchsorted(np.unique(labels), labels)]
 
 
-def kernel_kmeans(K, n_clusters, n_init=10, max_iter=100, rng=None, init=None):
+@validated(
+    K=gram(),
+    n_clusters=integer(low=1, high="K"),
+    n_init=integer(low=1),
+    max_iter=iterations(),
+    seed=seed(),
+    init=_cluster_labels(optional=True),
+)
+def kernel_kmeans(K, n_clusters, *, n_init=10, max_iter=100, seed=0, init=None):
     r"""Kernel k-means: Lloyd's iteration on feature-space distances.
 
     .. math::
@@ -235,8 +254,8 @@ def kernel_kmeans(K, n_clusters, n_init=10, max_iter=100, rng=None, init=None):
     - **initialisation**: k-means++ seeding in feature space (the first seed uniformly, each
       next one with probability proportional to its squared distance to the nearest seed;
       Arthur & Vassilvitskii, 2007), then each point joins its nearest seed. The best of
-      ``n_init`` runs is returned (the first on ties); ``rng = None`` means seed 0, so the
-      result is reproducible.
+      ``n_init`` runs is returned (the first on ties); the default ``seed = 0`` makes the
+      result reproducible.
     - the clusters are numbered in the order of their first point.
 
     Source: Rousseau, *Kernel methods* (2022), "Kernel k-means / kernel k-nearest neighbors".
@@ -251,11 +270,11 @@ def kernel_kmeans(K, n_clusters, n_init=10, max_iter=100, rng=None, init=None):
     max_iter : int >= 1
         Iterations per start; a :class:`~kernels_ref.exceptions.ConvergenceWarning` is issued if
         the returned run reached it without converging.
-    rng : int or numpy.random.Generator, optional
-        Seed or generator of the starts.
+    seed : int >= 0, numpy.random.Generator or None
+        Seed or generator of the starts (``None``: fresh entropy, not reproducible).
     init : array_like of int, shape (n,), optional
         Initial labels in ``0 .. n_clusters - 1``; if given, one run starts from them and
-        ``n_init`` and ``rng`` are ignored.
+        ``n_init`` and ``seed`` are ignored.
 
     Returns
     -------
@@ -269,22 +288,12 @@ def kernel_kmeans(K, n_clusters, n_init=10, max_iter=100, rng=None, init=None):
     >>> res.labels.tolist(), round(res.objective, 6), res.converged
     ([0, 0, 1, 1, 0], 1.0, True)
     """
-    K = check_gram(K)
-    n = K.shape[0]
-    n_clusters = check_integer(n_clusters, "n_clusters", 1, n)
-    n_init = check_integer(n_init, "n_init", low=1)
-    max_iter = check_integer(max_iter, "max_iter", low=1)
     diag = np.diag(K).copy()
     slack = 1e-12 * max(1.0, float(np.max(np.abs(diag))))
     if init is not None:
-        starts = [_check_cluster_labels(init, n, n_clusters, "init")]
+        starts = [init]
     else:
-        if not (rng is None or isinstance(rng, np.random.Generator)):
-            if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
-                raise ValueError(f"rng must be None, an integer seed or a Generator, got {rng!r}")
-            rng = check_integer(rng, "rng", low=0)  # numpy's seeds are >= 0
-        gen = np.random.default_rng(0 if rng is None else rng)
-        starts = [_initial_labels(K, diag, n_clusters, gen) for _ in range(n_init)]
+        starts = [_initial_labels(K, diag, n_clusters, seed) for _ in range(n_init)]
     best = None
     for start in starts:
         labels, history, converged = _lloyd(K, diag, start, n_clusters, max_iter, slack)
@@ -325,6 +334,7 @@ class KernelKNNResult(ShortRepr):
     k: int
 
 
+@validated(K=gram(), y=labels(rows="K"), k=integer(low=1, high="K"))
 def kernel_knn(K, y, k):
     r"""Fit kernel k-nearest neighbours: keep the labels, :math:`k` and the diagonal
     :math:`k(x_i, x_i)` of the training Gram matrix, all that :func:`kernel_knn_predict` needs.
@@ -347,13 +357,14 @@ def kernel_knn(K, y, k):
     >>> kernel_knn(np.eye(3), [1, -1, 1], k=1)
     KernelKNNResult(diag_train=<array (3,) float64>, y=<array (3,) float64>, k=1)
     """
-    K = check_gram(K)
-    n = K.shape[0]
-    y = check_labels(y, n)
-    k = check_integer(k, "k", 1, n)
     return KernelKNNResult(diag_train=np.diag(K).copy(), y=y.copy(), k=k)
 
 
+@validated(
+    result=result(KernelKNNResult, "kernel_knn"),
+    K_test=cross_gram("result.y"),
+    diag_test=vector(rows="K_test"),
+)
 def kernel_knn_predict(result, K_test, diag_test):
     r"""Kernel k-nearest-neighbours classification: majority vote of the :math:`k` training
     points nearest in feature space.
@@ -393,10 +404,7 @@ def kernel_knn_predict(result, K_test, diag_test):
     >>> kernel_knn_predict(knn, linear_kernel(T, X), (T**2).ravel())
     array([-1.,  1.])
     """
-    result = check_instance(result, KernelKNNResult, "result", "kernel_knn")
     y, k = result.y, result.k
-    K_test = check_test_gram(K_test, y.shape[0])
-    diag_test = check_array(diag_test, "diag_test", ndim=1, n_rows=K_test.shape[0])
     D2 = kernel_distance(K_test, diag_test, result.diag_train, squared=True)
     neighbours = np.argsort(D2, axis=1, kind="stable")[:, :k]
     votes = y[neighbours].sum(axis=1)

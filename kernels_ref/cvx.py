@@ -71,18 +71,20 @@ except ImportError as exc:  # the package itself needs only NumPy
 
 from ._results import ShortRepr
 from ._validation import (
+    boolean,
     check_array,
-    check_bool,
-    check_epsilon,
-    check_gram,
-    check_instance,
-    check_labels,
-    check_nu,
-    check_positive,
     check_test_gram,
+    gram,
+    labels,
+    positive,
+    real,
+    result,
+    rule,
+    validated,
+    vector,
 )
 from .exceptions import NotSeparableError
-from .svm import SVMResult, _kkt_violation
+from .svm import SVMResult, _feasible_nu, _kkt_violation
 from .svr import SVRResult
 
 __all__ = [
@@ -96,7 +98,7 @@ __all__ = [
     "lambda_svm_primal",
     "nu_svm_dual",
     "nu_svm_primal",
-    "primal_decision_function",
+    "primal_predict",
     "soft_margin_l1_dual",
     "soft_margin_l1_primal",
     "soft_margin_l2_dual",
@@ -128,7 +130,7 @@ class PrimalResult(ShortRepr):
     The decision function is :math:`f(x) = \langle w, \phi(x)\rangle + b`, with
     :math:`w` given either explicitly (``w``, when a feature matrix ``Phi`` was passed) or by
     its kernel expansion :math:`w = \sum_j \beta_j \phi(x_j)` (``beta``):
-    :func:`primal_decision_function` evaluates it.
+    :func:`primal_predict` evaluates it.
 
     Attributes
     ----------
@@ -185,49 +187,84 @@ def _gram_factor(K):
     return U * s, U / s
 
 
-def _setup(K, y, Phi, labels=True):
-    """Validated ``(K, y, L, B)``: ``L`` factors ``K``; ``B`` is None when ``Phi`` is given."""
-    if K is None and Phi is None:
-        raise ValueError("K and Phi are both None: pass a Gram matrix K or a feature matrix Phi")
+def _factor(K, Phi):
+    """``(K, L, B)`` of checked ``K`` and ``Phi``: ``L`` factors ``K`` (``Phi`` itself when
+    given, and then ``B`` is None and ``K = Phi Phi^T`` if it was not given)."""
     if Phi is None:
-        K = check_gram(K)
-        L, B = _gram_factor(K)
-    else:
-        L = check_array(Phi, "Phi", ndim=2)
-        B = None
-        if K is None:
-            K = L @ L.T
-        else:
-            K = check_gram(K)
-            if L.shape[0] != K.shape[0]:
-                raise ValueError(f"Phi must have {K.shape[0]} rows (one per point of K)")
-            scale = max(1.0, float(np.max(np.abs(K))))
-            if not np.allclose(L @ L.T, K, rtol=0.0, atol=1e-8 * scale):
-                raise ValueError("Phi must be a feature matrix of K: Phi @ Phi.T must equal K")
-    n = K.shape[0]
-    if labels:
-        y = check_labels(y, n=n)
-    else:
-        y = check_array(y, "y", ndim=1, n_rows=n)
-    return K, y, L, B
+        return (K, *_gram_factor(K))
+    return (Phi @ Phi.T if K is None else K), Phi, None
 
 
-def _check_solver(solver, solver_options):
-    if solver is not None and solver not in cp.installed_solvers():
+def _feature_matrix(value, name, args):
+    """The rule of ``Phi``: a feature matrix of ``K`` (``Phi @ Phi.T = K``) when both are given
+    (one of them is: the rule of ``y`` says so, which needs the number of points)."""
+    K = args["K"]
+    Phi = check_array(value, name, ndim=2)
+    if K is not None:
+        if Phi.shape[0] != K.shape[0]:
+            raise ValueError(f"{name} must have {K.shape[0]} rows (one per point of K)")
+        scale = max(1.0, float(np.max(np.abs(K))))
+        if not np.allclose(Phi @ Phi.T, K, rtol=0.0, atol=1e-8 * scale):
+            raise ValueError(
+                f"{name} must be a feature matrix of K: {name} @ {name}.T must equal K"
+            )
+    return Phi
+
+
+def _n_points(args):
+    """The number of points of the problem: the rows of ``K``, or of ``Phi``."""
+    if args["K"] is None and args["Phi"] is None:
+        raise ValueError("K and Phi are both None: pass a Gram matrix K or a feature matrix Phi")
+    return len(args["K"] if args["K"] is not None else args["Phi"])
+
+
+def _solver(value, name, args):
+    """The rule of ``solver``: None or an installed cvxpy solver."""
+    if value is not None and value not in cp.installed_solvers():
         raise ValueError(
-            f"solver must be None or one of the installed cvxpy solvers "
-            f"{cp.installed_solvers()}, got {solver!r}"
+            f"{name} must be None or one of the installed cvxpy solvers "
+            f"{cp.installed_solvers()}, got {value!r}"
         )
-    if solver_options is None:
-        return dict(REFERENCE_OPTIONS) if solver == cp.CLARABEL else {}
-    if not isinstance(solver_options, dict):
-        raise ValueError(f"solver_options must be a dict or None, got {solver_options!r}")
-    for key in solver_options:
+    return value
+
+
+def _solver_options(value, name, args):
+    """The rule of ``solver_options``: a dict of option names (a copy), or None for the
+    reference options of Clarabel (:data:`REFERENCE_OPTIONS`)."""
+    if value is None:
+        return dict(REFERENCE_OPTIONS) if args["solver"] == cp.CLARABEL else {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{name} must be a dict or None, got {value!r}")
+    for key in value:
         if not isinstance(key, str):
-            raise ValueError(f"solver_options keys must be option names (str), got {key!r}")
-    return dict(solver_options)
+            raise ValueError(f"{name} keys must be option names (str), got {key!r}")
+    return dict(value)
 
 
+#: The rules of every problem of this module: a Gram matrix ``K`` or a feature matrix ``Phi``
+#: (or both), labels, and the solver.
+PROBLEM = {
+    "K": gram(optional=True),
+    "Phi": rule(_feature_matrix, "data", optional=True, samples=(0,), refs=("K",)),
+    "y": labels(rows=_n_points),
+    "solver": rule(_solver, "solver"),
+    "solver_options": rule(_solver_options, "solver_options"),
+}
+#: The same with real targets (support vector regression).
+REGRESSION = {**PROBLEM, "y": vector(rows=_n_points)}
+
+
+def _text(value, name, args):
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    return value
+
+
+@validated(
+    problem=result(cp.Problem, "cvxpy"),
+    accept_inaccurate=boolean(),
+    what=rule(_text, "text"),
+)
 def solve_reference(problem, *, accept_inaccurate=False, what="the problem"):
     r"""Solve a cvxpy problem as a reference: Clarabel with :data:`REFERENCE_OPTIONS`.
 
@@ -258,11 +295,6 @@ def solve_reference(problem, *, accept_inaccurate=False, what="the problem"):
     >>> round(solve_reference(cp.Problem(cp.Minimize((x - 1) ** 2 + 1))), 6)
     1.0
     """
-    if not isinstance(problem, cp.Problem):
-        raise TypeError(f"problem must be a cvxpy.Problem, got {type(problem).__name__}")
-    accept_inaccurate = check_bool(accept_inaccurate, "accept_inaccurate")
-    if not isinstance(what, str):
-        raise TypeError(f"what must be a str, got {type(what).__name__}")
     accepted = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) if accept_inaccurate else (cp.OPTIMAL,)
     _solve(problem, cp.CLARABEL, dict(REFERENCE_OPTIONS), what, accepted=accepted)
     return float(problem.value)
@@ -459,7 +491,28 @@ def _primal(objective, w, B, b, dual, n_iter, xi=None, xi_star=None, rho=None):
     )
 
 
-def primal_decision_function(primal, K_test=None, *, Phi_test=None):
+def _test_points(value, name, args):
+    """The rule of ``K_test`` / ``Phi_test``: the one the primal needs (kernel expansion or
+    feature matrix), with a column per training point or per feature."""
+    primal = args["primal"]
+    kernel = primal.beta is not None
+    needed = "K_test" if kernel else "Phi_test"
+    if name != needed:
+        return value
+    if value is None:
+        how = "in the kernel expansion" if kernel else "with a feature matrix"
+        raise ValueError(f"{name} is required: this primal was solved {how}")
+    if kernel:
+        return check_test_gram(value, len(primal.beta), name)
+    return check_array(value, name, ndim=2, n_cols=len(primal.w))
+
+
+@validated(
+    primal=result(PrimalResult, "a *_primal function of this module"),
+    K_test=rule(_test_points, "matrix", optional=False),
+    Phi_test=rule(_test_points, "matrix", optional=False),
+)
+def primal_predict(primal, K_test=None, *, Phi_test=None):
     r"""Decision values of a primal solution, :math:`f(x) = \langle w, \phi(x)\rangle + b`.
 
     .. math::
@@ -467,7 +520,7 @@ def primal_decision_function(primal, K_test=None, *, Phi_test=None):
         f(x) = \sum_j \beta_j K(x_j, x) + b \quad\text{or}\quad f(x) = \phi(x)^\top w + b,
 
     computed from the primal variables only (not from the multipliers), so that comparing it
-    with :func:`kernels_ref.svm.decision_function` of a dual solution is a real cross-check.
+    with :func:`kernels_ref.svm.svm_predict` of a dual solution is a real cross-check.
 
     Parameters
     ----------
@@ -485,22 +538,18 @@ def primal_decision_function(primal, K_test=None, *, Phi_test=None):
     --------
     >>> X = np.array([[-1.0], [1.0]])
     >>> p = hard_margin_primal(X @ X.T, [-1.0, 1.0])
-    >>> np.round(primal_decision_function(p, np.array([[0.5], [2.0]]) @ X.T), 6) + 0.0
+    >>> np.round(primal_predict(p, np.array([[0.5], [2.0]]) @ X.T), 6) + 0.0
     array([0.5, 2. ])
     """
-    primal = check_instance(primal, PrimalResult, "primal", "a *_primal function of this module")
     if primal.beta is not None:
-        if K_test is None:
-            raise ValueError("K_test is required: this primal was solved in the kernel expansion")
-        return check_test_gram(K_test, len(primal.beta)) @ primal.beta + primal.b
-    if Phi_test is None:
-        raise ValueError("Phi_test is required: this primal was solved with a feature matrix")
-    return check_array(Phi_test, "Phi_test", ndim=2, n_cols=len(primal.w)) @ primal.w + primal.b
+        return K_test @ primal.beta + primal.b
+    return Phi_test @ primal.w + primal.b
 
 
 # --- hard margin --------------------------------------------------------------------------
 
 
+@validated(**PROBLEM)
 def hard_margin_primal(K, y, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Maximal-margin hyperplane, primal form.
 
@@ -549,8 +598,8 @@ def hard_margin_primal(K, y, *, Phi=None, solver=cp.CLARABEL, solver_options=Non
     >>> np.round(p.w, 6) + 0.0, round(p.b, 6), round(p.objective, 6)
     (array([0.666667, 0.      ]), -1.0, 0.222222)
     """
-    K, y, L, B = _setup(K, y, Phi)
-    options = _check_solver(solver, solver_options)
+    K, L, B = _factor(K, Phi)
+    options = solver_options
     w = cp.Variable(L.shape[1])
     b = cp.Variable()
     margin = cp.multiply(y, L @ w + b) >= 1
@@ -560,6 +609,7 @@ def hard_margin_primal(K, y, *, Phi=None, solver=cp.CLARABEL, solver_options=Non
     return _primal(problem.value, w.value, B, b.value, dual, n_iter)
 
 
+@validated(**PROBLEM)
 def hard_margin_dual(K, y, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Maximal-margin hyperplane, dual form.
 
@@ -603,8 +653,8 @@ def hard_margin_dual(K, y, *, Phi=None, solver=cp.CLARABEL, solver_options=None)
     >>> np.round(res.alpha, 6), round(res.b, 6), round(res.dual_objective, 6)
     (array([0.111111, 0.111111, 0.222222]), -1.0, 0.222222)
     """
-    K, y, L, _ = _setup(K, y, Phi)
-    options = _check_solver(solver, solver_options)
+    K, L, _ = _factor(K, Phi)
+    options = solver_options
     a = cp.Variable(len(y))
     balance = y @ a == 0
     objective = cp.sum(a) - 0.5 * cp.sum_squares(L.T @ cp.multiply(y, a))
@@ -616,6 +666,7 @@ def hard_margin_dual(K, y, *, Phi=None, solver=cp.CLARABEL, solver_options=None)
 # --- L1 soft margin (C-SVM) -----------------------------------------------------------------
 
 
+@validated(**PROBLEM, C=positive())
 def soft_margin_l1_primal(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Soft-margin SVM with the hinge loss (C-SVM), primal form.
 
@@ -651,9 +702,8 @@ def soft_margin_l1_primal(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_optio
     >>> np.round(p.w, 6), np.round(p.xi, 6), round(p.objective, 6)
     (array([0.5]), array([0.5, 0.5]), 0.375)
     """
-    K, y, L, B = _setup(K, y, Phi)
-    C = check_positive(C, "C")
-    options = _check_solver(solver, solver_options)
+    K, L, B = _factor(K, Phi)
+    options = solver_options
     w = cp.Variable(L.shape[1])
     b = cp.Variable()
     xi = cp.Variable(len(y))
@@ -665,6 +715,7 @@ def soft_margin_l1_primal(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_optio
     return _primal(problem.value, w.value, B, b.value, dual, n_iter, xi=xi.value)
 
 
+@validated(**PROBLEM, C=positive())
 def soft_margin_l1_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Soft-margin SVM with the hinge loss (C-SVM), dual form: the box constraint.
 
@@ -696,9 +747,8 @@ def soft_margin_l1_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options
     >>> np.round(res.alpha, 6), round(res.dual_objective, 6)
     (array([0.25, 0.25]), 0.375)
     """
-    K, y, L, _ = _setup(K, y, Phi)
-    C = check_positive(C, "C")
-    options = _check_solver(solver, solver_options)
+    K, L, _ = _factor(K, Phi)
+    options = solver_options
     a = cp.Variable(len(y))
     balance = y @ a == 0
     objective = cp.sum(a) - 0.5 * cp.sum_squares(L.T @ cp.multiply(y, a))
@@ -710,6 +760,7 @@ def soft_margin_l1_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options
 # --- L2 soft margin -----------------------------------------------------------------------
 
 
+@validated(**PROBLEM, C=positive())
 def soft_margin_l2_primal(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Soft-margin SVM with squared slacks (L2), primal form.
 
@@ -745,9 +796,8 @@ def soft_margin_l2_primal(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_optio
     >>> np.round(p.w, 6), round(p.objective, 6)
     (array([0.8]), 0.4)
     """
-    K, y, L, B = _setup(K, y, Phi)
-    C = check_positive(C, "C")
-    options = _check_solver(solver, solver_options)
+    K, L, B = _factor(K, Phi)
+    options = solver_options
     w = cp.Variable(L.shape[1])
     b = cp.Variable()
     xi = cp.Variable(len(y))
@@ -759,6 +809,7 @@ def soft_margin_l2_primal(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_optio
     return _primal(problem.value, w.value, B, b.value, dual, n_iter, xi=xi.value)
 
 
+@validated(**PROBLEM, C=positive())
 def soft_margin_l2_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Soft-margin SVM with squared slacks (L2), dual form.
 
@@ -787,7 +838,7 @@ def soft_margin_l2_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options
     -------
     SVMResult
         ``kkt_violation`` is measured on the dual with :math:`K + I/C`; pass the plain
-        ``K_test`` to :func:`kernels_ref.svm.decision_function`.
+        ``K_test`` to :func:`kernels_ref.svm.svm_predict`.
 
     Examples
     --------
@@ -796,9 +847,8 @@ def soft_margin_l2_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options
     >>> np.round(res.alpha, 6), round(res.dual_objective, 6)
     (array([0.4, 0.4]), 0.4)
     """
-    K, y, L, _ = _setup(K, y, Phi)
-    C = check_positive(C, "C")
-    options = _check_solver(solver, solver_options)
+    K, L, _ = _factor(K, Phi)
+    options = solver_options
     a = cp.Variable(len(y))
     balance = y @ a == 0
     quadratic = cp.sum_squares(L.T @ cp.multiply(y, a)) + cp.sum_squares(a) / C
@@ -810,6 +860,7 @@ def soft_margin_l2_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options
 # --- Vert's SVM: (1/n) sum hinge + lam ||f||^2, no intercept --------------------------------
 
 
+@validated(**PROBLEM, lam=positive())
 def lambda_svm_primal(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Vert's SVM, primal form (no intercept).
 
@@ -852,9 +903,8 @@ def lambda_svm_primal(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_options
     >>> np.round(p.w, 6), round(p.objective, 6), np.round(p.dual.alpha, 6)
     (array([0.5]), 0.75, array([0.25, 0.25]))
     """
-    K, y, L, B = _setup(K, y, Phi)
-    lam = check_positive(lam, "lam")
-    options = _check_solver(solver, solver_options)
+    K, L, B = _factor(K, Phi)
+    options = solver_options
     n = len(y)
     w = cp.Variable(L.shape[1])
     xi = cp.Variable(n)
@@ -866,6 +916,7 @@ def lambda_svm_primal(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_options
     return _primal(problem.value, w.value, B, 0.0, dual, n_iter, xi=xi.value)
 
 
+@validated(**PROBLEM, lam=positive())
 def lambda_svm_dual(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Vert's SVM, dual in Vert's signed coefficients :math:`\alpha^V` (no intercept).
 
@@ -904,9 +955,8 @@ def lambda_svm_dual(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_options=N
     >>> np.round(res.alpha, 6), round(res.dual_objective, 6)
     (array([0.25, 0.25]), 0.75)
     """
-    K, y, L, _ = _setup(K, y, Phi)
-    lam = check_positive(lam, "lam")
-    options = _check_solver(solver, solver_options)
+    K, L, _ = _factor(K, Phi)
+    options = solver_options
     n = len(y)
     a = cp.Variable(n)  # Vert's signed alpha
     objective = 2 * (y @ a) - cp.sum_squares(L.T @ a)
@@ -916,6 +966,7 @@ def lambda_svm_dual(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_options=N
     return _vert_svm(y * a.value, K, y, lam, n_iter)
 
 
+@validated(**PROBLEM, lam=positive())
 def lambda_svm_mu_dual(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""Vert's SVM, dual in the Lagrange multipliers :math:`\mu` of the margin constraints.
 
@@ -953,9 +1004,8 @@ def lambda_svm_mu_dual(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_option
     >>> np.round(2 * 1.0 * res.alpha, 6), round(res.dual_objective, 6)  # mu = 2 lam alpha
     (array([0.5, 0.5]), 0.75)
     """
-    K, y, L, _ = _setup(K, y, Phi)
-    lam = check_positive(lam, "lam")
-    options = _check_solver(solver, solver_options)
+    K, L, _ = _factor(K, Phi)
+    options = solver_options
     n = len(y)
     mu = cp.Variable(n)
     objective = cp.sum(mu) - cp.sum_squares(L.T @ cp.multiply(y, mu)) / (4.0 * lam)
@@ -971,6 +1021,7 @@ def lambda_svm_mu_dual(K, y, lam, *, Phi=None, solver=cp.CLARABEL, solver_option
 # --- nu-SVM -------------------------------------------------------------------------------
 
 
+@validated(**PROBLEM, nu=rule(_feasible_nu, "nu"))
 def nu_svm_primal(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""ν-SVM, primal form.
 
@@ -1014,9 +1065,8 @@ def nu_svm_primal(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None
     >>> np.round(p.w, 6), round(p.rho, 6), round(p.b, 6), round(p.objective, 6)
     (array([0.4]), 0.4, -0.8, -0.08)
     """
-    K, y, L, B = _setup(K, y, Phi)
-    nu = check_nu(nu, y)
-    options = _check_solver(solver, solver_options)
+    K, L, B = _factor(K, Phi)
+    options = solver_options
     n = len(y)
     # Solved for (n w, n b, n rho, n xi): the objective times n^2 (see the module notes).
     w = cp.Variable(L.shape[1])
@@ -1035,6 +1085,7 @@ def nu_svm_primal(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None
     )
 
 
+@validated(**PROBLEM, nu=rule(_feasible_nu, "nu"))
 def nu_svm_dual(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""ν-SVM, dual form; :math:`b` and :math:`\rho` are the dual values of its constraints.
 
@@ -1080,9 +1131,8 @@ def nu_svm_dual(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     >>> np.round(res.alpha, 6) + 0.0, round(res.rho, 6), round(res.b, 6)
     (array([0. , 0.2, 0.2, 0. ]), 0.4, -0.8)
     """
-    K, y, L, _ = _setup(K, y, Phi)
-    nu = check_nu(nu, y)
-    options = _check_solver(solver, solver_options)
+    K, L, _ = _factor(K, Phi)
+    options = solver_options
     n = len(y)
     a = cp.Variable(n)  # n alpha, in [0, 1] (see the module notes)
     balance = y @ a == 0
@@ -1097,10 +1147,7 @@ def nu_svm_dual(K, y, nu, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
 # --- epsilon-SVR ----------------------------------------------------------------------------
 
 
-def _check_svr(C, epsilon):
-    return check_positive(C, "C"), check_epsilon(epsilon)
-
-
+@validated(**REGRESSION, C=positive(), epsilon=real(low=0.0))
 def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""ε-insensitive support vector regression, primal form.
 
@@ -1149,9 +1196,8 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
     >>> np.round(p.w, 6), round(p.b, 6) + 0.0, round(p.objective, 6)
     (array([0.5]), 0.0, 0.125)
     """
-    K, y, L, B = _setup(K, y, Phi, labels=False)
-    C, epsilon = _check_svr(C, epsilon)
-    options = _check_solver(solver, solver_options)
+    K, L, B = _factor(K, Phi)
+    options = solver_options
     n = len(y)
     w = cp.Variable(L.shape[1])
     b = cp.Variable()
@@ -1169,6 +1215,7 @@ def svr_primal(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options
     )
 
 
+@validated(**REGRESSION, C=positive(), epsilon=real(low=0.0))
 def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=None):
     r"""ε-insensitive support vector regression, dual form in :math:`(\alpha, \alpha^*)`.
 
@@ -1214,9 +1261,8 @@ def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=N
     >>> np.round(res.coef, 6), round(res.dual_objective, 6), round(res.primal_objective, 6)
     (array([-0.25,  0.25]), 0.125, 0.125)
     """
-    K, y, L, _ = _setup(K, y, Phi, labels=False)
-    C, epsilon = _check_svr(C, epsilon)
-    options = _check_solver(solver, solver_options)
+    K, L, _ = _factor(K, Phi)
+    options = solver_options
     n = len(y)
     a = cp.Variable(n)
     a_star = cp.Variable(n)

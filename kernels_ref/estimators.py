@@ -18,13 +18,14 @@ prediction evaluates the kernel between the new points and ``X_fit_`` and calls 
 prediction function.
 
 - :class:`CSVC`: :func:`kernels_ref.svm.soft_margin_l1`, then
-  :func:`~kernels_ref.svm.decision_function`;
+  :func:`~kernels_ref.svm.svm_predict`;
 - :class:`NuSVC`: :func:`kernels_ref.svm.nu_svm`, then the equivalent C-SVM
   (:func:`~kernels_ref.svm.nu_to_c_svm`);
 - :class:`EpsilonSVR`: :func:`kernels_ref.svr.svr`, then :func:`~kernels_ref.svr.svr_predict`;
 - :class:`KernelRidge`: :func:`kernels_ref.ridge.kernel_ridge`, then
   :func:`~kernels_ref.ridge.kernel_ridge_predict`;
-- :class:`KernelPCA`: :func:`kernels_ref.pca.kernel_pca`, then :func:`~kernels_ref.pca.transform`;
+- :class:`KernelPCA`: :func:`kernels_ref.pca.kernel_pca`, then
+  :func:`~kernels_ref.pca.kernel_pca_transform`;
 - :class:`KernelKMeans`: :func:`kernels_ref.clustering.kernel_kmeans` (``labels_``,
   ``fit_predict``).
 
@@ -508,7 +509,7 @@ class KernelPCA(TransformerMixin, _KernelEstimator):
     def transform(self, X):
         """Coordinates of the rows of ``X`` on the components, shape (m, k)."""
         K_test = self._test_gram(X)  # first: the fitted check
-        return pca.transform(self.result_, K_test)
+        return pca.kernel_pca_transform(self.result_, K_test)
 
 
 class KernelKMeans(ClusterMixin, _KernelEstimator):
@@ -579,7 +580,7 @@ class KernelKMeans(ClusterMixin, _KernelEstimator):
         elif isinstance(seed, np.random.RandomState):
             seed = int(seed.randint(np.iinfo(np.int32).max))
         result = clustering.kernel_kmeans(
-            self._gram(X), self.n_clusters, n_init=self.n_init, max_iter=self.max_iter, rng=seed
+            self._gram(X), self.n_clusters, n_init=self.n_init, max_iter=self.max_iter, seed=seed
         )
         self.X_fit_ = X
         self.result_ = result

@@ -20,17 +20,21 @@ from ._linalg import sign_convention
 from ._results import ShortRepr
 from ._validation import (
     PSD_RTOL,
-    check_array,
-    check_bool,
-    check_gram,
-    check_instance,
-    check_integer,
-    check_labels,
-    check_real,
-    check_test_gram,
+    array,
+    boolean,
+    cross_gram,
+    data,
+    gram,
+    integer,
+    labels,
+    positive,
     psd_threshold,
+    real,
+    result,
+    validated,
+    vector,
 )
-from .kernels import gaussian_kernel
+from .kernels import XY, gaussian_kernel
 
 __all__ = [
     "NearestCentroidResult",
@@ -41,13 +45,14 @@ __all__ = [
     "gaussian_distance",
     "kernel_distance",
     "nearest_centroid",
-    "nearest_centroid_decision",
+    "nearest_centroid_predict",
     "polynomial_feature_dimension",
     "polynomial_feature_map",
 ]
 
 
-def polynomial_feature_map(X, degree=2, c=1.0):
+@validated(X=data(), degree=integer(low=1), c=real(low=0.0))
+def polynomial_feature_map(X, *, degree=2, c=1.0):
     r"""Explicit feature map of the polynomial kernel, :math:`\langle \Phi(x), \Phi(y) \rangle
     = (c + \langle x, y \rangle)^{\text{degree}}`.
 
@@ -80,9 +85,6 @@ def polynomial_feature_map(X, degree=2, c=1.0):
     >>> float(Phi[0] @ Phi[1])  # (1 + 11)^2
     144.0
     """
-    X = check_array(X, "X")
-    degree = check_integer(degree, "degree", low=1)
-    c = check_real(c, "c", low=0.0)
     n, d = X.shape
     # Column 0 holds sqrt(c), the "constant coordinate" of the multinomial expansion.
     Z = np.column_stack([np.full(n, math.sqrt(c)), X])
@@ -95,7 +97,8 @@ def polynomial_feature_map(X, degree=2, c=1.0):
     return np.column_stack(columns)
 
 
-def polynomial_feature_dimension(d, degree, homogeneous=False):
+@validated(d=integer(low=1), degree=integer(low=1), homogeneous=boolean())
+def polynomial_feature_dimension(d, degree, *, homogeneous=False):
     r"""Dimension of the polynomial feature space: the number of monomials.
 
     .. math::
@@ -117,13 +120,11 @@ def polynomial_feature_dimension(d, degree, homogeneous=False):
     -------
     int
     """
-    d = check_integer(d, "d", low=1)
-    degree = check_integer(degree, "degree", low=1)
-    homogeneous = check_bool(homogeneous, "homogeneous")
     return math.comb(d + degree - (1 if homogeneous else 0), degree)
 
 
-def finite_feature_map(K, tol=PSD_RTOL):
+@validated(K=gram(psd=False), tol=real(low=0.0))
+def finite_feature_map(K, *, tol=PSD_RTOL):
     r"""Feature map of a finite set read off the Gram matrix: :math:`\Phi(x_i) = \sqrt{D}\,u_i`.
 
     With :math:`K = U D U^T` (``eigh``) and :math:`u_i` the :math:`i`-th **row** of
@@ -153,8 +154,6 @@ def finite_feature_map(K, tol=PSD_RTOL):
         If ``K`` has an eigenvalue below :math:`-\text{tol} \max_{ij}|K_{ij}|`: no feature map
         exists for a matrix that is not PSD.
     """
-    K = check_gram(K, psd=False)
-    tol = check_real(tol, "tol", low=0.0)
     eigenvalues, U = np.linalg.eigh(K)
     if eigenvalues[0] < -psd_threshold(float(np.max(np.abs(K))), len(K), tol):
         raise ValueError(
@@ -164,7 +163,13 @@ def finite_feature_map(K, tol=PSD_RTOL):
     return sign_convention(U * np.sqrt(np.clip(eigenvalues, 0.0, None)))[0]
 
 
-def kernel_distance(K_xy, diag_x, diag_y, squared=False):
+@validated(
+    K_xy=array(2),
+    diag_x=vector(rows="K_xy"),
+    diag_y=vector(rows=("K_xy", 1)),
+    squared=boolean(),
+)
+def kernel_distance(K_xy, diag_x, diag_y, *, squared=False):
     r"""Distances in feature space, :math:`d(x, y)^2 = K(x,x) + K(y,y) - 2K(x,y)`.
 
     Source: Vert, *Méthodes à noyaux* (2004), "Exemple: calcul de distance".
@@ -186,16 +191,13 @@ def kernel_distance(K_xy, diag_x, diag_y, squared=False):
     -------
     D : ndarray, shape (m, n)
     """
-    K_xy = check_array(K_xy, "K_xy")
-    diag_x = check_array(diag_x, "diag_x", ndim=1, n_rows=K_xy.shape[0])
-    diag_y = check_array(diag_y, "diag_y", ndim=1, n_rows=K_xy.shape[1])
-    squared = check_bool(squared, "squared")
     D2 = diag_x[:, None] + diag_y[None, :] - 2.0 * K_xy
     np.maximum(D2, 0.0, out=D2)
     return D2 if squared else np.sqrt(D2, out=D2)
 
 
-def gaussian_distance(X, Y=None, sigma=1.0):
+@validated(**XY, sigma=positive())
+def gaussian_distance(X, Y=None, *, sigma=1.0):
     r"""Feature-space distance of the Gaussian kernel in closed form.
 
     .. math:: d(x, y) = \sqrt{2\left(1 - e^{-\|x - y\|^2 / (2\sigma^2)}\right)}
@@ -219,6 +221,7 @@ def gaussian_distance(X, Y=None, sigma=1.0):
     return np.sqrt(K, out=K)
 
 
+@validated(K_set=gram(), K_test=cross_gram("K_set"), diag_test=vector(rows="K_test"))
 def distance_to_set(K_test, diag_test, K_set):
     r"""Distance from points to the barycentre of a set in feature space, :math:`d(x, S)`.
 
@@ -242,11 +245,19 @@ def distance_to_set(K_test, diag_test, K_set):
     -------
     d : ndarray, shape (m,)
     """
-    K_set = check_gram(K_set, "K_set")
-    K_test = check_test_gram(K_test, K_set.shape[0])
-    diag_test = check_array(diag_test, "diag_test", ndim=1, n_rows=K_test.shape[0])
-    d2 = diag_test - 2.0 * K_test.mean(axis=1) + K_set.mean()
-    return np.sqrt(np.maximum(d2, 0.0))
+    n = len(K_set)
+    d2 = _squared_distances_to_means(K_test.sum(axis=1)[:, None], diag_test, K_set.sum(), n)
+    return np.sqrt(np.maximum(d2[:, 0], 0.0))
+
+
+def _squared_distances_to_means(sums, diag_test, within, counts):
+    r"""Squared distances from points :math:`t_a` to the barycentres of sets :math:`c`,
+    :math:`k(t_a, t_a) - rac{2}{|c|}\sum_{i \in c} k(t_a, x_i) + rac{1}{|c|^2}
+    \sum_{i, j \in c} K_{ij}`, from ``sums[a, c]`` (the middle sums), the diagonal
+    ``diag_test``, the ``within[c]`` sums and the sizes ``counts[c]`` (the one formula of
+    :func:`distance_to_set` and of kernel k-means; an empty set gives NaN or inf)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return diag_test[:, None] - 2.0 * sums / counts + within / counts**2
 
 
 @dataclass(frozen=True, repr=False)
@@ -267,9 +278,10 @@ class NearestCentroidResult(ShortRepr):
     b: float
 
 
+@validated(K=gram(), y=labels(rows="K"))
 def nearest_centroid(K, y):
     r"""Fit the nearest-centroid (mean, "Euclidean") classifier: the labels and the intercept
-    :math:`b` of :func:`nearest_centroid_decision`.
+    :math:`b` of :func:`nearest_centroid_predict`.
 
     Parameters
     ----------
@@ -288,14 +300,13 @@ def nearest_centroid(K, y):
     >>> nearest_centroid(K, [1, -1])
     NearestCentroidResult(y=<array (2,) float64>, b=3)
     """
-    K = check_gram(K)
-    y = check_labels(y, K.shape[0])
     plus, minus = y > 0, y < 0
     b = K[np.ix_(minus, minus)].mean() - K[np.ix_(plus, plus)].mean()
     return NearestCentroidResult(y=y.copy(), b=float(b))
 
 
-def nearest_centroid_decision(result, K_test):
+@validated(result=result(NearestCentroidResult, "nearest_centroid"), K_test=cross_gram("result.y"))
+def nearest_centroid_predict(result, K_test):
     r"""Decision function of the nearest-centroid (mean, "Euclidean") classifier.
 
     .. math::
@@ -328,15 +339,14 @@ def nearest_centroid_decision(result, K_test):
     Examples
     --------
     >>> K = np.array([[1.0, 0.0], [0.0, 4.0]])
-    >>> nearest_centroid_decision(nearest_centroid(K, [1, -1]), K).tolist()
+    >>> nearest_centroid_predict(nearest_centroid(K, [1, -1]), K).tolist()
     [5.0, -5.0]
     """
-    result = check_instance(result, NearestCentroidResult, "result", "nearest_centroid")
-    K_test = check_test_gram(K_test, result.y.shape[0])
     plus, minus = result.y > 0, result.y < 0
     return 2.0 * K_test[:, plus].mean(axis=1) - 2.0 * K_test[:, minus].mean(axis=1) + result.b
 
 
+@validated(K=gram())
 def center_gram(K):
     r"""Gram matrix of the data centred in feature space, :math:`K' = (I - U) K (I - U)`.
 
@@ -358,7 +368,7 @@ def center_gram(K):
     K_centered : ndarray, shape (n, n)
         Rows and columns sum to zero.
     """
-    return _center_gram(check_gram(K))
+    return _center_gram(K)
 
 
 def _center_gram(K):
@@ -370,6 +380,7 @@ def _center_gram(K):
     return Kc
 
 
+@validated(K_train=gram(psd=False), K_test=cross_gram("K_train"))
 def center_test_gram(K_test, K_train):
     r"""Inner products of new points with the training points, both centred on the training
     barycentre :math:`m = \frac1n \sum_i \Phi(x_i)`.
@@ -395,8 +406,6 @@ def center_test_gram(K_test, K_train):
     -------
     K_test_centered : ndarray, shape (m, n)
     """
-    K_train = check_gram(K_train, "K_train", psd=False)
-    K_test = check_test_gram(K_test, K_train.shape[0])
     return _center_test_gram(K_test, K_train.mean(axis=0))
 
 

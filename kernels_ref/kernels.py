@@ -15,13 +15,15 @@ import numpy as np
 
 from ._validation import (
     PSD_RTOL,
-    check_array,
-    check_gram,
-    check_integer,
-    check_positive,
-    check_real,
-    check_strings,
+    data,
+    function,
+    gram,
+    integer,
+    positive,
     psd_threshold,
+    real,
+    strings,
+    validated,
 )
 
 __all__ = [
@@ -42,14 +44,11 @@ __all__ = [
 _BLOCK = 128
 
 
-def _check_xy(X, Y):
-    """Validate ``X`` and ``Y`` (``Y`` may be ``None``) and return them as float arrays."""
-    X = check_array(X, "X")
-    if Y is None:
-        return X, None
-    return X, check_array(Y, "Y", n_cols=X.shape[1])
+#: The rules of the data of every kernel: ``X``, and ``Y`` (optional) in the same dimension.
+XY = {"X": data(), "Y": data(cols=("X", 1), optional=True)}
 
 
+@validated(**XY)
 def linear_kernel(X, Y=None):
     r"""Linear kernel :math:`k(x, y) = \langle x, y \rangle`.
 
@@ -71,11 +70,11 @@ def linear_kernel(X, Y=None):
     >>> linear_kernel([[1.0, 2.0]], [[3.0, 4.0]])
     array([[11.]])
     """
-    X, Y = _check_xy(X, Y)
     return X @ (X if Y is None else Y).T  # X @ X.T is computed by a symmetric product
 
 
-def polynomial_kernel(X, Y=None, degree=2, c=1.0):
+@validated(**XY, degree=integer(low=1), c=real(low=0.0))
+def polynomial_kernel(X, Y=None, *, degree=2, c=1.0):
     r"""Polynomial kernel :math:`k(x, y) = (c + \langle x, y \rangle)^{\text{degree}}`.
 
     Source: Rousseau (2022), "Some examples" (:math:`c \ge 0`); Valle Vidal,
@@ -114,9 +113,6 @@ def polynomial_kernel(X, Y=None, degree=2, c=1.0):
     ...
     ValueError: degree must be an integer, got 0.5
     """
-    X, Y = _check_xy(X, Y)
-    degree = check_integer(degree, "degree", low=1)
-    c = check_real(c, "c", low=0.0)
 
     def finish(block):
         block += c
@@ -127,7 +123,8 @@ def polynomial_kernel(X, Y=None, degree=2, c=1.0):
     return _gram_by_blocks(X, Y, finish)
 
 
-def gaussian_kernel(X, Y=None, sigma=1.0):
+@validated(**XY, sigma=positive())
+def gaussian_kernel(X, Y=None, *, sigma=1.0):
     r"""Gaussian (RBF) kernel :math:`k(x, y) = \exp\left(-\|x - y\|^2 / (2\sigma^2)\right)`.
 
     Source: Vert (2004), "Calcul de distance"; Valle Vidal (2009), "Teorema de Mercer (2)";
@@ -156,14 +153,18 @@ def gaussian_kernel(X, Y=None, sigma=1.0):
     K : ndarray, shape (n, m)
         Entries in [0, 1].
 
+    Notes
+    -----
+    Other conventions: scikit-learn's ``rbf_kernel`` and ``SVC(kernel="rbf")`` and libsvm
+    write :math:`\exp(-\gamma\|x - y\|^2)`, so :math:`\gamma = 1/(2\sigma^2)`, that is
+    ``sigma = 1 / np.sqrt(2 * gamma)``; Rousseau's :math:`\sigma_R` is
+    :math:`\sqrt2\,\sigma` (:func:`sigma_to_rousseau`).
+
     Examples
     --------
     >>> gaussian_kernel([[0.0, 0.0]], [[1.0, 1.0]], sigma=1.0)  # exp(-2/2)
     array([[0.36787944]])
     """
-    X, Y = _check_xy(X, Y)
-    sigma = check_positive(sigma, "sigma")
-
     # The kernel is translation invariant: centring the points first keeps the squared norms,
     # and so the cancellation in the expansion, at the scale of the spread of the data.
     origin = X.mean(axis=0)
@@ -186,6 +187,7 @@ def gaussian_kernel(X, Y=None, sigma=1.0):
     return K
 
 
+@validated(sigma=positive())
 def sigma_from_rousseau(sigma):
     r"""The book's Gaussian bandwidth from Rousseau's: :math:`\sigma = \sigma_R/\sqrt2`.
 
@@ -219,9 +221,10 @@ def sigma_from_rousseau(sigma):
     >>> round(float(gaussian_kernel(x, y, sigma=sigma_from_rousseau(2.0))[0, 0]), 12)
     0.606530659713
     """
-    return check_positive(sigma, "sigma") / math.sqrt(2.0)
+    return sigma / math.sqrt(2.0)
 
 
+@validated(sigma=positive())
 def sigma_to_rousseau(sigma):
     r"""Rousseau's Gaussian bandwidth from the book's: :math:`\sigma_R = \sqrt2\,\sigma`.
 
@@ -250,10 +253,11 @@ def sigma_to_rousseau(sigma):
     >>> round(sigma_to_rousseau(1.0) ** 2, 12)  # sigma_R^2 = 2 sigma^2
     2.0
     """
-    return check_positive(sigma, "sigma") * math.sqrt(2.0)
+    return sigma * math.sqrt(2.0)
 
 
-def sigmoid_kernel(X, Y=None, gamma=1.0, c=0.0):
+@validated(**XY, gamma=real(), c=real())
+def sigmoid_kernel(X, Y=None, *, gamma=1.0, c=0.0):
     r"""Sigmoid "kernel" :math:`k(x, y) = \tanh(\gamma \langle x, y \rangle + c)`.
 
     Source: Rousseau (2022), "Some examples"; Valle Vidal (2009), "Teorema de Mercer (2)"
@@ -272,9 +276,6 @@ def sigmoid_kernel(X, Y=None, gamma=1.0, c=0.0):
     -------
     K : ndarray, shape (n, m)
     """
-    X, Y = _check_xy(X, Y)
-    gamma = check_real(gamma, "gamma")
-    c = check_real(c, "c")
 
     def finish(block):
         block *= gamma
@@ -284,7 +285,8 @@ def sigmoid_kernel(X, Y=None, gamma=1.0, c=0.0):
     return _gram_by_blocks(X, Y, finish)
 
 
-def spectrum_kernel(S, T=None, k=3):
+@validated(S=strings(), T=strings(optional=True), k=integer(low=1))
+def spectrum_kernel(S, T=None, *, k=3):
     r"""The :math:`k`-spectrum kernel of strings: the number of pairs of equal substrings of
     length :math:`k`.
 
@@ -319,14 +321,12 @@ def spectrum_kernel(S, T=None, k=3):
     array([[5., 3.],
            [3., 2.]])
     """
-    S = check_strings(S, "S")
-    T = S if T is None else check_strings(T, "T")
-    k = check_integer(k, "k", low=1)
+    T = S if T is None else T
     index = {}
     counts = []
-    for strings in (S, T):
+    for sequence in (S, T):
         rows = []
-        for s in strings:
+        for s in sequence:
             row = {}
             for i in range(len(s) - k + 1):
                 j = index.setdefault(s[i : i + k], len(index))
@@ -367,6 +367,7 @@ def _gram_by_blocks(A, B, finish, symmetric=False):
     return K
 
 
+@validated(k=function(), **XY)
 def gram_loop(k, X, Y=None):
     r"""Gram matrix by the course's double loop, :math:`K_{ij} = k(x_i, y_j)` one entry at a time.
 
@@ -384,9 +385,6 @@ def gram_loop(k, X, Y=None):
     -------
     K : ndarray, shape (n, m)
     """
-    if not callable(k):
-        raise ValueError(f"k must be callable, got {k!r}")
-    X, Y = _check_xy(X, Y)
     Y = X if Y is None else Y
     K = np.empty((len(X), len(Y)))
     for i in range(len(X)):
@@ -395,6 +393,7 @@ def gram_loop(k, X, Y=None):
     return K
 
 
+@validated(K=gram(psd=False))
 def min_eigenvalue(K):
     r"""Smallest eigenvalue :math:`\lambda_{\min}(K)` of a symmetric matrix (``eigvalsh``).
 
@@ -410,11 +409,11 @@ def min_eigenvalue(K):
     -------
     float
     """
-    K = check_gram(K, psd=False)
     return float(np.linalg.eigvalsh(K)[0])
 
 
-def is_psd(K, tol=PSD_RTOL):
+@validated(K=gram(psd=False), tol=real(low=0.0))
+def is_psd(K, *, tol=PSD_RTOL):
     r"""Whether :math:`K` is positive semi-definite: :math:`\lambda_{\min}(K) \ge
     -\text{tol} \max_{ij}|K_{ij}|`.
 
@@ -441,7 +440,5 @@ def is_psd(K, tol=PSD_RTOL):
     >>> is_psd([[1.0, 1.0], [1.0, 1.0]])  # singular
     True
     """
-    K = check_gram(K, psd=False)
-    tol = check_real(tol, "tol", low=0.0)
     largest = float(np.max(np.abs(K)))
     return bool(np.linalg.eigvalsh(K)[0] >= -psd_threshold(largest, len(K), tol))

@@ -15,7 +15,7 @@ Learning*, Table 12.1 and Figures 12.4 and 12.6.
 
 import numpy as np
 
-from ._validation import check_array, check_epsilon, check_in_range, check_positive
+from ._validation import one_of, positive, real, validated, values
 
 __all__ = [
     "epsilon_insensitive_loss",
@@ -31,20 +31,12 @@ __all__ = [
 ]
 
 
-def _values(a, name):
-    """Validate ``a`` (scalar or array of any shape) as finite real numbers."""
-    try:
-        ndim = np.ndim(a)
-    except ValueError:  # a ragged nested list: let check_array word the error
-        ndim = 1
-    return check_array(a, name, ndim=ndim)
-
-
 def _out(v):
     """Return a 0-d result as a float, any other as an array."""
     return float(v) if v.ndim == 0 else v
 
 
+@validated(z=values())
 def zero_one_loss(z):
     r"""0/1 loss of the margin: 1 for a mistake, 0 otherwise.
 
@@ -70,10 +62,10 @@ def zero_one_loss(z):
     >>> zero_one_loss([-1.0, 0.0, 0.5])
     array([1., 1., 0.])
     """
-    z = _values(z, "z")
     return _out((z <= 0).astype(float))
 
 
+@validated(z=values())
 def hinge_loss(z):
     r"""Hinge loss of the margin (the soft-margin SVM's loss).
 
@@ -97,10 +89,10 @@ def hinge_loss(z):
     >>> hinge_loss([-1.0, 0.0, 0.5, 2.0])
     array([2. , 1. , 0.5, 0. ])
     """
-    z = _values(z, "z")
     return _out(np.maximum(0.0, 1.0 - z))
 
 
+@validated(z=values())
 def squared_hinge_loss(z):
     r"""Squared hinge loss of the margin (the L2 soft margin's loss).
 
@@ -123,10 +115,10 @@ def squared_hinge_loss(z):
     >>> squared_hinge_loss([-1.0, 0.5, 2.0])
     array([4.  , 0.25, 0.  ])
     """
-    z = _values(z, "z")
     return _out(np.maximum(0.0, 1.0 - z) ** 2)
 
 
+@validated(z=values())
 def perceptron_loss(z):
     r"""Perceptron loss of the margin: the hinge loss with its corner moved to 0.
 
@@ -150,10 +142,10 @@ def perceptron_loss(z):
     >>> perceptron_loss([-2.0, 0.0, 3.0])
     array([2., 0., 0.])
     """
-    z = _values(z, "z")
     return _out(np.maximum(0.0, -z) + 0.0)  # + 0.0 turns -0.0 into 0.0
 
 
+@validated(r=values())
 def square_loss(r):
     r"""Square loss of the residual.
 
@@ -178,10 +170,10 @@ def square_loss(r):
     >>> square_loss([-2.0, 0.5])
     array([4.  , 0.25])
     """
-    r = _values(r, "r")
     return _out(r * r)
 
 
+@validated(z=values())
 def logistic_loss(z):
     r"""Logistic loss (binomial deviance) of the margin, in nats.
 
@@ -209,10 +201,10 @@ def logistic_loss(z):
     >>> logistic_loss([-1000.0, 1000.0])  # no overflow
     array([1000.,    0.])
     """
-    z = _values(z, "z")
     return _out(np.logaddexp(0.0, -z))
 
 
+@validated(r=values(), epsilon=real(low=0.0))
 def epsilon_insensitive_loss(r, epsilon):
     r"""Vapnik's :math:`\varepsilon`-insensitive loss of the residual (support vector regression).
 
@@ -244,11 +236,10 @@ def epsilon_insensitive_loss(r, epsilon):
     >>> epsilon_insensitive_loss([-2.0, 0.3, 1.5], epsilon=0.5)
     array([1.5, 0. , 1. ])
     """
-    r = _values(r, "r")
-    epsilon = check_epsilon(epsilon)
     return _out(np.maximum(0.0, np.abs(r) - epsilon))
 
 
+@validated(r=values(), epsilon=real(low=0.0), sigma=positive())
 def scaled_epsilon_insensitive_loss(r, epsilon, sigma):
     r"""The :math:`\varepsilon`-insensitive loss of the residual measured in units of
     :math:`\sigma`.
@@ -286,9 +277,6 @@ def scaled_epsilon_insensitive_loss(r, epsilon, sigma):
     >>> scaled_epsilon_insensitive_loss([-4.0, 1.0, 3.0], epsilon=0.5, sigma=2.0)
     array([1.5, 0. , 1. ])
     """
-    r = _values(r, "r")
-    epsilon = check_epsilon(epsilon)
-    sigma = check_positive(sigma, "sigma")
     return _out(np.maximum(0.0, np.abs(r) / sigma - epsilon))
 
 
@@ -296,6 +284,7 @@ def scaled_epsilon_insensitive_loss(r, epsilon, sigma):
 POPULATION_LOSSES = ("logistic", "square", "hinge")
 
 
+@validated(loss=one_of(*POPULATION_LOSSES), p=values(low=0.0, high=1.0))
 def population_minimiser(loss, p):
     r"""The score :math:`f` that minimises the expected loss at a point where
     :math:`\Pr(y = +1 \mid x) = p`.
@@ -341,12 +330,6 @@ def population_minimiser(loss, p):
     >>> round(population_minimiser("logistic", 0.75), 6)  # log 3
     1.098612
     """
-    if not isinstance(loss, str) or loss not in POPULATION_LOSSES:
-        raise ValueError(f"loss must be one of {POPULATION_LOSSES}, got {loss!r}")
-    p = _values(p, "p")
-    outside = (p < 0.0) | (p > 1.0)
-    if np.any(outside):
-        check_in_range(p[outside][0], "p", 0.0, 1.0)  # raises, naming the first value
     if loss == "square":
         f = 2.0 * p - 1.0
     elif loss == "hinge":
@@ -357,6 +340,7 @@ def population_minimiser(loss, p):
     return _out(f)
 
 
+@validated(r=values(), c=positive())
 def huber_loss(r, c):
     r"""Huber's loss of the residual: quadratic near 0, linear beyond :math:`c`.
 
@@ -389,7 +373,5 @@ def huber_loss(r, c):
     >>> huber_loss([-3.0, 0.5, 3.0], c=1.0)
     array([2.5  , 0.125, 2.5  ])
     """
-    r = _values(r, "r")
-    c = check_positive(c, "c")
     a = np.abs(r)
     return _out(np.where(a <= c, 0.5 * r * r, c * a - 0.5 * c * c))

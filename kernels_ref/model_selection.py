@@ -448,7 +448,7 @@ def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
         ``lambda K, y: svm.soft_margin_l1(K, y, C)``.
     predict : callable
         ``predict(result, K_val)`` returns the decision values of the validation points,
-        ``K_val`` of shape ``(n_validation, n_train)``, e.g. ``svm.decision_function``.
+        ``K_val`` of shape ``(n_validation, n_train)``, e.g. ``svm.svm_predict``.
     folds : iterable of (train, validation) pairs
         Index arrays, as returned by :func:`k_fold`, ``[train_validation_split(...)]``, or a
         scikit-learn splitter's ``cv.split(X, y)`` (read once).
@@ -689,7 +689,7 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
     fit : callable
         ``fit(K_train, y_train, C=C)``, e.g. ``svm.soft_margin_l1`` itself.
     predict : callable
-        ``predict(result, K_val)``, e.g. ``svm.decision_function``.
+        ``predict(result, K_val)``, e.g. ``svm.svm_predict``.
     C_grid : array_like, shape (n_C,)
         Positive, strictly increasing (usually ``np.logspace(...)``).
     folds : iterable of (train, validation) pairs
@@ -725,11 +725,11 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
     hard margin. Both classify the validation points correctly, so the smallest :math:`C`
     is chosen:
 
-    >>> from kernels_ref.svm import decision_function, soft_margin_l1
+    >>> from kernels_ref.svm import svm_predict, soft_margin_l1
     >>> x = np.array([[0.0], [1.0], [2.0], [3.0], [5.0], [6.0], [7.0], [8.0]])
     >>> y = np.array([-1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
     >>> folds = k_fold(8, 2, y=y, seed=0)
-    >>> res = grid_search_C(x @ x.T, y, soft_margin_l1, decision_function, [0.01, 1.0], folds)
+    >>> res = grid_search_C(x @ x.T, y, soft_margin_l1, svm_predict, [0.01, 1.0], folds)
     >>> res.errors, res.C
     (array([0., 0.]), 0.01)
 
@@ -737,7 +737,7 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
 
     >>> warm = lambda K, y, C, previous: soft_margin_l1(
     ...     K, y, C, alpha0=None if previous is None else previous.alpha)
-    >>> grid_search_C(x @ x.T, y, warm, decision_function, [0.01, 1.0], folds,
+    >>> grid_search_C(x @ x.T, y, warm, svm_predict, [0.01, 1.0], folds,
     ...               warm_start=True).errors
     array([0., 0.])
     """
@@ -810,11 +810,11 @@ def grid_search_C_sigma(
     Examples
     --------
     >>> from kernels_ref.kernels import gaussian_kernel
-    >>> from kernels_ref.svm import decision_function, soft_margin_l1
+    >>> from kernels_ref.svm import svm_predict, soft_margin_l1
     >>> x = np.array([[0.0], [1.0], [2.0], [3.0], [5.0], [6.0], [7.0], [8.0]])
     >>> y = np.array([-1.0, -1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
     >>> res = grid_search_C_sigma(lambda s: gaussian_kernel(x, sigma=s), y, soft_margin_l1,
-    ...                           decision_function, [0.1, 10.0], [0.1, 3.0], k_fold(8, 2, y=y))
+    ...                           svm_predict, [0.1, 10.0], [0.1, 3.0], k_fold(8, 2, y=y))
     >>> res.errors.shape, res.C, res.sigma
     ((2, 2), 0.1, 3.0)
     """

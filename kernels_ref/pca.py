@@ -25,22 +25,15 @@ import numpy as np
 
 from ._linalg import sign_convention
 from ._results import ShortRepr
-from ._validation import (
-    check_array,
-    check_gram,
-    check_instance,
-    check_integer,
-    check_real,
-    check_test_gram,
-)
+from ._validation import cross_gram, data, gram, integer, real, result, validated
 from .feature_space import _center_gram, _center_test_gram
 
 __all__ = [
     "KernelPCAResult",
     "LinearPCAResult",
     "kernel_pca",
+    "kernel_pca_transform",
     "linear_pca",
-    "transform",
 ]
 
 
@@ -67,8 +60,8 @@ class KernelPCAResult(ShortRepr):
     rank : int
         Numerical rank of :math:`K'`: the number of eigenvalues above ``tol`` times the largest.
     train_means : ndarray, shape (n,)
-        Column means of the training Gram matrix: :func:`transform` centres new points with
-        them.
+        Column means of the training Gram matrix: :func:`kernel_pca_transform` centres new
+        points with them.
     """
 
     alphas: np.ndarray
@@ -108,7 +101,8 @@ class LinearPCAResult(ShortRepr):
     projections: np.ndarray
 
 
-def linear_pca(X, n_components=None):
+@validated(X=data(), n_components=integer(low=1, high=("X", 1), optional=True))
+def linear_pca(X, *, n_components=None):
     r"""Classical principal component analysis, by ``eigh`` of the covariance matrix.
 
     .. math::
@@ -142,9 +136,8 @@ def linear_pca(X, n_components=None):
     >>> res.variances.round(6).tolist(), res.components[:, 0].round(6).tolist()
     ([3.0, 0.5], [1.0, 0.0])
     """
-    X = check_array(X, "X")
     n, d = X.shape
-    k = d if n_components is None else check_integer(n_components, "n_components", 1, d)
+    k = d if n_components is None else n_components
     mean = X.mean(axis=0)
     Xc = X - mean
     C = (Xc.T @ Xc) / n
@@ -157,7 +150,8 @@ def linear_pca(X, n_components=None):
     return LinearPCAResult(W, variances, ratio, mean, projections)
 
 
-def kernel_pca(K, n_components=None, tol=1e-10):
+@validated(K=gram(), n_components=integer(low=1, high="K", optional=True), tol=real(low=0.0))
+def kernel_pca(K, *, n_components=None, tol=1e-10):
     r"""Kernel principal component analysis.
 
     .. math::
@@ -210,12 +204,8 @@ def kernel_pca(K, n_components=None, tol=1e-10):
     >>> res.projections[:, 0].round(6).tolist()
     [-1.0, 3.0, -1.0, -1.0]
     """
-    K = check_gram(K)  # square, symmetric, finite; warns if not PSD
     Kc = _center_gram(K)
     n = Kc.shape[0]
-    tol = check_real(tol, "tol", low=0.0)
-    if n_components is not None:
-        n_components = check_integer(n_components, "n_components", 1, n)
     eigenvalues, E = np.linalg.eigh(Kc)
     eigenvalues, E = eigenvalues[::-1], E[:, ::-1]
     top = eigenvalues[0]
@@ -247,7 +237,8 @@ def kernel_pca(K, n_components=None, tol=1e-10):
     )
 
 
-def transform(result, K_test):
+@validated(result=result(KernelPCAResult, "kernel_pca"), K_test=cross_gram("result.alphas"))
+def kernel_pca_transform(result, K_test):
     r"""Coordinates of new points on the kernel principal components.
 
     .. math::
@@ -281,9 +272,7 @@ def transform(result, K_test):
     >>> from kernels_ref.kernels import linear_kernel
     >>> X = np.array([[-1.0, 0.0], [3.0, 0.0], [-1.0, -1.0], [-1.0, 1.0]])
     >>> res = kernel_pca(linear_kernel(X))
-    >>> transform(res, linear_kernel([[1.0, -3.0]], X)).round(6)
+    >>> kernel_pca_transform(res, linear_kernel([[1.0, -3.0]], X)).round(6)
     array([[1., 3.]])
     """
-    result = check_instance(result, KernelPCAResult, "result", "kernel_pca")
-    K_test = check_test_gram(K_test, result.alphas.shape[0])
     return _center_test_gram(K_test, result.train_means) @ result.alphas

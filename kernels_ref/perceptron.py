@@ -29,18 +29,24 @@ import numpy as np
 
 from ._results import ShortRepr
 from ._validation import (
+    boolean,
     check_array,
-    check_bool,
-    check_gram,
-    check_instance,
-    check_integer,
-    check_labels,
-    check_positive,
-    check_real,
-    check_test_gram,
+    cross_gram,
+    data,
+    gram,
+    iterations,
+    labels,
+    one_of,
+    positive,
+    real,
+    result,
+    rule,
+    validated,
+    vector,
 )
 from .exceptions import ConvergenceWarning
 from .losses import perceptron_loss
+from .representer import _dual_expansion
 
 __all__ = [
     "PerceptronDualResult",
@@ -49,7 +55,7 @@ __all__ = [
     "perceptron_criterion",
     "perceptron_criterion_gradient",
     "perceptron_dual",
-    "perceptron_dual_decision",
+    "perceptron_dual_predict",
     "perceptron_primal",
 ]
 
@@ -113,13 +119,6 @@ class PerceptronDualResult(ShortRepr):
     history: np.ndarray
 
 
-def _check_bias_update(bias_update):
-    """Return ``bias_update`` if it is one of :data:`BIAS_UPDATES`, else raise ``ValueError``."""
-    if bias_update is None or (isinstance(bias_update, str) and bias_update in BIAS_UPDATES):
-        return bias_update
-    raise ValueError(f"bias_update must be one of {BIAS_UPDATES}, got {bias_update!r}")
-
-
 def _bias_step(bias_update, R2):
     """The factor beta of the bias update b <- b + eta y_i beta."""
     return {"R2": R2, "unit": 1.0, None: 0.0}[bias_update]
@@ -137,7 +136,14 @@ def _finish(clean, max_epochs):
     return clean
 
 
-def perceptron_primal(X, y, eta=1.0, max_epochs=1000, bias_update="R2"):
+@validated(
+    X=data(),
+    y=labels(rows="X"),
+    eta=positive(),
+    max_epochs=iterations(),
+    bias_update=one_of(*BIAS_UPDATES),
+)
+def perceptron_primal(X, y, *, eta=1.0, max_epochs=1000, bias_update="R2"):
     r"""The perceptron in primal form: update :math:`(w, b)` at each mistake.
 
     .. math::
@@ -188,11 +194,7 @@ def perceptron_primal(X, y, eta=1.0, max_epochs=1000, bias_update="R2"):
     >>> res.history
     array([0, 1, 3, 0, 1, 2, 3, 0, 1])
     """
-    X = check_array(X, "X")
-    y = check_labels(y, n=X.shape[0])
-    eta = check_positive(eta, "eta")
-    max_epochs = check_integer(max_epochs, "max_epochs", low=1)
-    beta = _bias_step(_check_bias_update(bias_update), float(np.max(np.sum(X * X, axis=1))))
+    beta = _bias_step(bias_update, float(np.max(np.sum(X * X, axis=1))))
 
     w = np.zeros(X.shape[1])
     b = 0.0
@@ -213,7 +215,8 @@ def perceptron_primal(X, y, eta=1.0, max_epochs=1000, bias_update="R2"):
     )
 
 
-def perceptron_dual(K, y, max_epochs=1000, bias_update="R2"):
+@validated(K=gram(), y=labels(rows="K"), max_epochs=iterations(), bias_update=one_of(*BIAS_UPDATES))
+def perceptron_dual(K, y, *, max_epochs=1000, bias_update="R2"):
     r"""The perceptron in dual form: count the mistakes :math:`\alpha_i` made on each point.
 
     .. math::
@@ -277,10 +280,7 @@ def perceptron_dual(K, y, max_epochs=1000, bias_update="R2"):
     >>> res.alpha, res.b, res.mistakes, res.epochs
     (array([3., 3., 1., 2.]), -16.0, 9, 4)
     """
-    K = check_gram(K)
-    y = check_labels(y, n=K.shape[0])
-    max_epochs = check_integer(max_epochs, "max_epochs", low=1)
-    beta = _bias_step(_check_bias_update(bias_update), float(np.max(np.diag(K))))
+    beta = _bias_step(bias_update, float(np.max(np.diag(K))))
 
     n = len(y)
     alpha = np.zeros(n)
@@ -304,7 +304,10 @@ def perceptron_dual(K, y, max_epochs=1000, bias_update="R2"):
     )
 
 
-def perceptron_dual_decision(result, K_test):
+@validated(
+    result=result(PerceptronDualResult, "perceptron_dual"), K_test=cross_gram("result.alpha")
+)
+def perceptron_dual_predict(result, K_test):
     r"""Decision values of the dual perceptron at new points.
 
     .. math:: f(x) = \sum_{j=1}^n \alpha_j y_j K(x_j, x) + b
@@ -327,22 +330,26 @@ def perceptron_dual_decision(result, K_test):
     --------
     >>> x = np.array([3.0, 1.0, 4.0, 2.0])
     >>> res = perceptron_dual(np.outer(x, x), [1, -1, 1, -1])
-    >>> perceptron_dual_decision(res, np.outer([0.0, 5.0], x))
+    >>> perceptron_dual_predict(res, np.outer([0.0, 5.0], x))
     array([-16.,  14.])
     """
-    result = check_instance(result, PerceptronDualResult, "result", "perceptron_dual")
-    K_test = check_test_gram(K_test, result.alpha.shape[0])
-    return K_test @ (result.alpha * result.y) + result.b
+    return _dual_expansion(result.alpha, result.y, result.b, K_test)
 
 
-def _check_linear(w, b, X, y):
-    X = check_array(X, "X")
-    w = check_array(w, "w", ndim=1, n_rows=X.shape[1])
-    y = check_labels(y, n=X.shape[0])
-    return w, check_real(b, "b"), X, y
+def _normal_vector(value, name, args):
+    """The rule of a hyperplane's normal vector: as many entries as ``X`` has columns, not 0."""
+    w = check_array(value, name, ndim=1, n_rows=args["X"].shape[1])
+    if not np.any(w):
+        raise ValueError(f"{name} must not be zero: {name} = 0 defines no hyperplane")
+    return w
 
 
-def hyperplane_distance(X, w, b, signed=False):
+#: The rules of a hyperplane (w, b) and labelled points (X, y).
+LINEAR = {"X": data(), "w": vector(rows=("X", 1)), "b": real(), "y": labels(rows="X")}
+
+
+@validated(X=data(), w=rule(_normal_vector, "vector", refs=("X",)), b=real(), signed=boolean())
+def hyperplane_distance(X, w, b, *, signed=False):
     r"""Distance of points to the hyperplane :math:`H(w, b) = \{z : \langle w, z\rangle + b = 0\}`.
 
     .. math::
@@ -379,10 +386,6 @@ def hyperplane_distance(X, w, b, signed=False):
     >>> hyperplane_distance([[0.0, 0.0]], [3.0, 4.0], -5.0, signed=True)
     array([-1.])
     """
-    X = check_array(X, "X")
-    w = check_array(w, "w", ndim=1, n_rows=X.shape[1])
-    b = check_real(b, "b")
-    signed = check_bool(signed, "signed")
     norm = np.linalg.norm(w)
     if norm == 0.0:
         raise ValueError("w must not be zero: w = 0 defines no hyperplane")
@@ -390,6 +393,7 @@ def hyperplane_distance(X, w, b, signed=False):
     return (f if signed else np.abs(f)) / norm
 
 
+@validated(**LINEAR)
 def perceptron_criterion(w, b, X, y):
     r"""The perceptron criterion: minus the sum of the margins of the misclassified points.
 
@@ -421,10 +425,10 @@ def perceptron_criterion(w, b, X, y):
     >>> perceptron_criterion([1.0], 0.0, [[2.0], [1.0]], [-1, 1])  # x = 2 wrong, margin -2
     2.0
     """
-    w, b, X, y = _check_linear(w, b, X, y)
     return float(np.sum(perceptron_loss(y * (X @ w + b))))
 
 
+@validated(**LINEAR)
 def perceptron_criterion_gradient(w, b, X, y):
     r"""Gradient of the perceptron criterion :math:`D(w, b)` (where it is differentiable).
 
@@ -456,7 +460,6 @@ def perceptron_criterion_gradient(w, b, X, y):
     >>> perceptron_criterion_gradient([1.0], 0.0, [[2.0], [1.0]], [-1, 1])
     array([2., 1.])
     """
-    w, b, X, y = _check_linear(w, b, X, y)
     mistaken = y * (X @ w + b) < 0
     ym = y[mistaken]
     return 0.0 - np.append(ym @ X[mistaken], ym.sum())  # 0.0 - : no negative zeros

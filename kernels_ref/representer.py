@@ -15,15 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import ShortRepr
-from ._validation import (
-    check_array,
-    check_bool,
-    check_gram,
-    check_integer,
-    check_positive,
-    check_same_n,
-    check_test_gram,
-)
+from ._validation import boolean, cross_gram, gram, integer, positive, validated, vector
 
 __all__ = [
     "SpanDecomposition",
@@ -33,7 +25,14 @@ __all__ = [
 ]
 
 
-def rkhs_norm(alpha, K, squared=False):
+def _dual_expansion(alpha, y, b, K_test):
+    r""":math:`f(t_a) = \sum_i \alpha_i y_i K(t_a, x_i) + b`: the expansion of the representer
+    theorem with signed coefficients, which the dual perceptron and every SVM predict with."""
+    return K_test @ (alpha * y) + b
+
+
+@validated(K=gram(), alpha=vector(rows="K"), squared=boolean())
+def rkhs_norm(alpha, K, *, squared=False):
     r"""RKHS norm of :math:`f = \sum_i \alpha_i K(x_i, \cdot)`.
 
     .. math:: \|f\|_{\mathcal H}^2 = \alpha^\top K \alpha
@@ -58,14 +57,11 @@ def rkhs_norm(alpha, K, squared=False):
     >>> rkhs_norm([1.0, -1.0], [[2.0, 1.0], [1.0, 2.0]], squared=True)
     2.0
     """
-    alpha = check_array(alpha, "alpha", ndim=1)
-    K = check_gram(K)
-    check_same_n(K, alpha, "K", "alpha")
-    squared = check_bool(squared, "squared")
     value = float(alpha @ K @ alpha)
     return value if squared else float(np.sqrt(max(value, 0.0)))
 
 
+@validated(K_uu=gram(), K_xu=cross_gram("K_uu"), y=vector(rows="K_xu"), lam=positive())
 def kernel_ridge_span(K_xu, K_uu, y, lam):
     r"""Kernel ridge regression over the span of arbitrary centres :math:`u_1, \dots, u_N`.
 
@@ -105,11 +101,6 @@ def kernel_ridge_span(K_xu, K_uu, y, lam):
     >>> kernel_ridge_span(K, K, [1.0, 0.0], lam=1.0).round(6)
     array([ 0.375, -0.125])
     """
-    K_uu = check_gram(K_uu, "K_uu")
-    K_xu = check_test_gram(K_xu, K_uu.shape[0], name="K_xu")
-    y = check_array(y, "y", ndim=1)
-    check_same_n(K_xu, y, "K_xu", "y")
-    lam = check_positive(lam, "lam")
     eigenvalues, V = np.linalg.eigh(K_uu)
     R = np.sqrt(np.clip(eigenvalues, 0.0, None))[:, None] * V.T  # K_uu = R^T R
     A = np.vstack([K_xu, np.sqrt(lam) * R])
@@ -137,6 +128,7 @@ class SpanDecomposition(ShortRepr):
     norm_perp_sq: float
 
 
+@validated(K_uu=gram(), coef=vector(rows="K_uu"), n_span=integer(low=1, high="coef"))
 def span_decomposition(coef, K_uu, n_span):
     r"""Split :math:`f = \sum_j c_j K(u_j, \cdot)` into its orthogonal projection :math:`f_S` on
     :math:`\mathcal H^S = \operatorname{span}\{K(u_i, \cdot) : i < n_{span}\}` and the rest.
@@ -171,10 +163,6 @@ def span_decomposition(coef, K_uu, n_span):
     >>> d.span.round(6), d.perp.round(6), round(d.norm_perp_sq, 6)
     (array([0.5, 0. ]), array([-0.5,  1. ]), 0.75)
     """
-    K_uu = check_gram(K_uu, "K_uu")
-    coef = check_array(coef, "coef", ndim=1)
-    check_same_n(K_uu, coef, "K_uu", "coef")
-    n_span = check_integer(n_span, "n_span", low=1, high=len(coef))
     values = (K_uu @ coef)[:n_span]  # f(u_i), i < n_span
     s = np.linalg.lstsq(K_uu[:n_span, :n_span], values, rcond=None)[0]
     span = np.zeros_like(coef)

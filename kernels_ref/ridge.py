@@ -23,15 +23,17 @@ import numpy as np
 from ._linalg import solve_cholesky
 from ._results import ShortRepr
 from ._validation import (
-    check_array,
-    check_bool,
-    check_instance,
-    check_integer,
-    check_positive,
-    check_same_n,
-    check_test_gram,
-    checked_gram,
+    boolean,
+    cross_gram,
+    data,
+    gram,
+    integer,
+    positive,
+    psd_minors_ok,
     psd_threshold,
+    result,
+    validated,
+    vector,
     warn_not_psd,
 )
 
@@ -71,37 +73,25 @@ class KernelRidgeResult(ShortRepr):
     n_scaled: bool
 
 
-def _ridge_inputs(K, y, lam, psd=True):
-    """Validate a Gram matrix, a target vector of matching length and a positive lambda;
-    ``(K, max |K_ij|, whether no PSD test failed, y, lam)``, no warning."""
-    K, largest, psd_ok = checked_gram(K, psd=psd)
-    y = check_array(y, "y", ndim=1)
-    check_same_n(K, y, "K", "y")
-    return K, largest, psd_ok, y, check_positive(lam, "lam")
-
-
-def _check_ridge(K, y, lam):
-    """:func:`_ridge_inputs` with the complete PSD test of ``check_gram``, and its warning."""
-    K, _, psd_ok, y, lam = _ridge_inputs(K, y, lam)
-    if not psd_ok:
-        warn_not_psd("K")
-    return K, y, lam
+#: The rules of a kernel ridge problem: a Gram matrix, its targets, lambda > 0.
+RIDGE = {"K": gram(), "y": vector(rows="K"), "lam": positive()}
 
 
 def _fit_ridge(K, y, lam, n_scaled=False):
-    r"""Validate, then solve :math:`(K + \lambda I)\alpha = y` (:math:`n\lambda` if
-    ``n_scaled``) with at most one PSD warning; return ``(alpha, lam)``.
+    r"""Solve :math:`(K + \lambda I)\alpha = y` (:math:`n\lambda` if ``n_scaled``) for a
+    checked ``K`` whose PSD test is left to the solve (``gram(psd="deferred")``), with at most
+    one PSD warning.
 
-    Only the 2 x 2 minors of ``K`` are tested before the solve; the Cholesky pivots of the solve
-    complete the test (see :func:`_solve_shifted`), so that ``K`` is factored once, and the
-    largest entry found by the validation is not searched again.
+    The Cholesky pivots of the solve test ``K`` (see :func:`_solve_shifted`), so that ``K`` is
+    factored once; the 2 x 2 minors complete the test for a negative eigenvalue the shift
+    hides.
     """
-    K, largest, minors_ok, y, lam = _ridge_inputs(K, y, lam, psd="minors")
+    largest = max(float(K.max()), -float(K.min()))
     shift = len(y) * lam if n_scaled else lam
     alpha, pivots_ok = _solve_shifted(K, shift, y, certify=True, largest=largest)
-    if not (minors_ok and pivots_ok):
+    if not (pivots_ok and psd_minors_ok(K, largest)):
         warn_not_psd("K")
-    return alpha, lam
+    return alpha
 
 
 def _solve_shifted(A, shift, B, certify=False, largest=None):
@@ -147,7 +137,8 @@ def _solve_shifted(A, shift, B, certify=False, largest=None):
     return (Z, pivot >= shift - t) if certify else Z
 
 
-def kernel_ridge(K, y, lam, n_scaled=False):
+@validated(**{**RIDGE, "K": gram(psd="deferred")}, n_scaled=boolean())
+def kernel_ridge(K, y, lam, *, n_scaled=False):
     r"""Kernel ridge regression: its dual coefficients.
 
     .. math::
@@ -189,17 +180,25 @@ def kernel_ridge(K, y, lam, n_scaled=False):
         still that of a positive definite system); :func:`kernels_ref.kernels.is_psd` is the
         complete test.
 
+    Notes
+    -----
+    Other conventions: ``lam`` is scikit-learn's ``KernelRidge(alpha=...)`` (the same
+    :math:`(K + \lambda I)^{-1} y`; with ``n_scaled=True``, ``alpha`` is :math:`n\lambda`).
+    There is no intercept, as in scikit-learn: :math:`f` passes through 0 where the kernel
+    vanishes, so for targets far from 0 centre them, fit ``y - y.mean()`` and add
+    ``y.mean()`` to the predictions.
+
     Examples
     --------
     >>> K = [[2.0, 1.0], [1.0, 2.0]]
     >>> kernel_ridge(K, [1.0, 0.0], lam=1.0).alpha  # (K + I)^{-1} y = [3, -1] / 8
     array([ 0.375, -0.125])
     """
-    n_scaled = check_bool(n_scaled, "n_scaled")
-    alpha, lam = _fit_ridge(K, y, lam, n_scaled)
+    alpha = _fit_ridge(K, y, lam, n_scaled)
     return KernelRidgeResult(alpha=alpha, lam=lam, n_scaled=n_scaled)
 
 
+@validated(result=result(KernelRidgeResult, "kernel_ridge"), K_test=cross_gram("result.alpha"))
 def kernel_ridge_predict(result, K_test):
     r"""Predictions of KRR at new points, :math:`f(x) = \sum_i \alpha_i K(x_i, x)`.
 
@@ -225,11 +224,10 @@ def kernel_ridge_predict(result, K_test):
     >>> kernel_ridge_predict(fit, [[2.0, 1.0], [0.0, 1.0]])
     array([ 0.625, -0.125])
     """
-    result = check_instance(result, KernelRidgeResult, "result", "kernel_ridge")
-    K_test = check_test_gram(K_test, len(result.alpha))
     return K_test @ result.alpha
 
 
+@validated(X=data(), y=vector(rows="X"), lam=positive())
 def ridge_primal(X, y, lam):
     r"""Ridge regression in the input space, without intercept.
 
@@ -258,14 +256,11 @@ def ridge_primal(X, y, lam):
     >>> ridge_primal([[1.0], [2.0]], [1.0, 2.0], lam=1.0)  # 5 / (5 + 1)
     array([0.83333333])
     """
-    X = check_array(X, "X")
-    y = check_array(y, "y", ndim=1)
-    check_same_n(X, y, "X", "y")
-    lam = check_positive(lam, "lam")
     return _solve_shifted(X.T @ X, lam, X.T @ y)
 
 
-def kernel_ridge_objective(alpha, K, y, lam, n_scaled=False):
+@validated(**RIDGE, alpha=vector(rows="K"), n_scaled=boolean())
+def kernel_ridge_objective(alpha, K, y, lam, *, n_scaled=False):
     r"""Regularised objective of KRR in the dual coefficients.
 
     .. math::
@@ -293,15 +288,13 @@ def kernel_ridge_objective(alpha, K, y, lam, n_scaled=False):
     >>> kernel_ridge_objective([0.0, 0.0], [[2.0, 1.0], [1.0, 2.0]], [1.0, 2.0], lam=1.0)
     5.0
     """
-    K, y, lam = _check_ridge(K, y, lam)
-    n_scaled = check_bool(n_scaled, "n_scaled")
-    alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
     residual = y - K @ alpha
     loss = float(residual @ residual) / (len(y) if n_scaled else 1.0)
     return loss + lam * float(alpha @ K @ alpha)
 
 
-def kernel_ridge_gradient(alpha, K, y, lam, n_scaled=False):
+@validated(**RIDGE, alpha=vector(rows="K"), n_scaled=boolean())
+def kernel_ridge_gradient(alpha, K, y, lam, *, n_scaled=False):
     r"""Gradient of :func:`kernel_ridge_objective` with respect to :math:`\alpha`.
 
     .. math::
@@ -332,13 +325,11 @@ def kernel_ridge_gradient(alpha, K, y, lam, n_scaled=False):
     >>> kernel_ridge_gradient([0.375, -0.125], K, [1.0, 0.0], lam=1.0)
     array([0., 0.])
     """
-    K, y, lam = _check_ridge(K, y, lam)
-    n_scaled = check_bool(n_scaled, "n_scaled")
-    alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
     scale = len(y) if n_scaled else 1.0
     return 2.0 * K @ ((K @ alpha - y) / scale + lam * alpha)
 
 
+@validated(lam=positive(), n=integer(low=1))
 def lam_mean_to_sum(lam, n):
     r"""Regularisation for the sum loss equivalent to Vert's :math:`\lambda` with the mean loss.
 
@@ -364,9 +355,10 @@ def lam_mean_to_sum(lam, n):
     >>> lam_mean_to_sum(0.01, 30)
     0.3
     """
-    return check_positive(lam, "lam") * check_integer(n, "n", low=1)
+    return lam * n
 
 
+@validated(lam=positive(), n=integer(low=1))
 def lam_sum_to_mean(lam, n):
     r"""Inverse of :func:`lam_mean_to_sum`.
 
@@ -386,9 +378,10 @@ def lam_sum_to_mean(lam, n):
     >>> lam_sum_to_mean(0.3, 30)
     0.01
     """
-    return check_positive(lam, "lam") / check_integer(n, "n", low=1)
+    return lam / n
 
 
+@validated(**{**RIDGE, "K": gram(psd="deferred")})
 def kernel_ridge_lagrange(K, y, lam):
     r"""Valle Vidal's dual variables of ridge regression.
 
@@ -418,10 +411,10 @@ def kernel_ridge_lagrange(K, y, lam):
     >>> kernel_ridge_lagrange([[2.0, 1.0], [1.0, 2.0]], [1.0, 0.0], lam=1.0)
     array([ 0.75, -0.25])
     """
-    alpha, lam = _fit_ridge(K, y, lam)
-    return 2.0 * lam * alpha
+    return 2.0 * lam * _fit_ridge(K, y, lam)
 
 
+@validated(**RIDGE, alpha=vector(rows="K"))
 def kernel_ridge_lagrange_objective(alpha, K, y, lam):
     r"""Valle Vidal's dual objective of ridge regression.
 
@@ -450,11 +443,10 @@ def kernel_ridge_lagrange_objective(alpha, K, y, lam):
     >>> round(kernel_ridge_lagrange_objective([0.75, -0.25], K, [1.0, 0.0], lam=1.0), 6)
     0.375
     """
-    K, y, lam = _check_ridge(K, y, lam)
-    alpha = check_array(alpha, "alpha", ndim=1, n_rows=len(y))
     return float(y @ alpha - (alpha @ K @ alpha) / (4.0 * lam) - (alpha @ alpha) / 4.0)
 
 
+@validated(**RIDGE, K_test=cross_gram("K"))
 def kernel_ridge_lagrange_predict(K, y, lam, K_test):
     r"""Valle Vidal's regression function :math:`f(x) = y^\top (K + \lambda I)^{-1} k`.
 
@@ -484,11 +476,10 @@ def kernel_ridge_lagrange_predict(K, y, lam, K_test):
     >>> kernel_ridge_lagrange_predict(K, [1.0, 0.0], 1.0, [[2.0, 1.0], [0.0, 1.0]])
     array([ 0.625, -0.125])
     """
-    K, y, lam = _check_ridge(K, y, lam)
-    K_test = check_test_gram(K_test, len(y))
     return y @ _solve_shifted(K, lam, K_test.T)
 
 
+@validated(X=data(), alpha=vector(rows="X"), lam=positive())
 def ridge_weights_from_lagrange(X, alpha, lam):
     r"""Primal weights from Valle Vidal's dual variables.
 
@@ -513,8 +504,4 @@ def ridge_weights_from_lagrange(X, alpha, lam):
     >>> ridge_weights_from_lagrange([[1.0], [2.0]], [1.0, 1.0], lam=0.5)
     array([3.])
     """
-    X = check_array(X, "X")
-    alpha = check_array(alpha, "alpha", ndim=1)
-    check_same_n(X, alpha, "X", "alpha")
-    lam = check_positive(lam, "lam")
     return X.T @ alpha / (2.0 * lam)

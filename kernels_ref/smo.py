@@ -66,12 +66,16 @@ import numpy as np
 from ._linalg import solve_cholesky
 from ._results import ShortRepr
 from ._validation import (
-    check_array,
-    check_bool,
-    check_gram,
-    check_labels,
-    check_max_iter,
-    check_positive,
+    boolean,
+    box,
+    box_start,
+    gram,
+    iterations,
+    labels,
+    positive,
+    rule,
+    validated,
+    vector,
 )
 from .exceptions import ConvergenceWarning
 
@@ -250,6 +254,19 @@ class AugmentedGram:
         return out
 
 
+def _in_box(value, name, args):
+    """The rule of a point of the box: ``0 <= alpha <= C`` (``C`` checked before)."""
+    alpha = vector(rows="y")(value, name, args)
+    if np.any(alpha < 0) or np.any(alpha > args["C"]):
+        raise ValueError(f"{name} must satisfy 0 <= {name} <= C")
+    return alpha
+
+
+@validated(
+    y=labels(both_classes=False),
+    C=box(rows="y"),
+    alpha=rule(_in_box, "vector", samples=(0,), refs=("y", "C")),
+)
 def working_sets(alpha, y, C):
     r"""The index sets :math:`I_{up}(\alpha)` and :math:`I_{low}(\alpha)` as boolean masks.
 
@@ -270,12 +287,6 @@ def working_sets(alpha, y, C):
     >>> up.tolist(), low.tolist()
     ([True, False, False], [False, True, True])
     """
-    y = check_labels(y, both_classes=False)
-    n = len(y)
-    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
-    C = _check_bounds(C, n)
-    if np.any(alpha < 0) or np.any(alpha > C):
-        raise ValueError("alpha must satisfy 0 <= alpha <= C")
     return _working_sets(alpha, y, C)
 
 
@@ -288,6 +299,18 @@ def _working_sets(alpha, y, C):
     return (pos & below) | (~pos & above), (~pos & below) | (pos & above)
 
 
+def _mask(value, name, args):
+    """The rule of an index set: a boolean array of the shape of ``v``."""
+    mask, n = np.asarray(value), len(args["v"])
+    if mask.dtype != bool or mask.shape != (n,):
+        raise ValueError(
+            f"{name} must be a boolean array of shape ({n},) like v, got dtype {mask.dtype} "
+            f"and shape {mask.shape}"
+        )
+    return mask
+
+
+@validated(v=vector(), up=rule(_mask, "mask"), low=rule(_mask, "mask"))
 def optimality_gap(v, up, low):
     r"""The violation :math:`m(\alpha) - M(\alpha) = \max_{I_{up}} v_t - \min_{I_{low}} v_t`.
 
@@ -307,19 +330,7 @@ def optimality_gap(v, up, low):
     >>> optimality_gap(np.array([1.0, 0.5, 0.2]), up, low)
     0.8
     """
-    v = check_array(v, "v", ndim=1)
-    up, low = (_check_mask(mask, name, len(v)) for mask, name in ((up, "up"), (low, "low")))
     return _optimality_gap(v, up, low)
-
-
-def _check_mask(mask, name, n):
-    mask = np.asarray(mask)
-    if mask.dtype != bool or mask.shape != (n,):
-        raise ValueError(
-            f"{name} must be a boolean array of shape ({n},) like v, got dtype {mask.dtype} "
-            f"and shape {mask.shape}"
-        )
-    return mask
 
 
 def _optimality_gap(v, up, low):
@@ -362,41 +373,26 @@ def _gap(v, up, low, pos, two_constraints):
     return max(_optimality_gap(v, up & pos, low & pos), _optimality_gap(v, up & ~pos, low & ~pos))
 
 
-def _check_bounds(C, n):
-    """Upper bounds as a new float array of ``n`` values in (0, +inf]."""
-    if isinstance(C, (str, bytes)) or np.iscomplexobj(C) or np.asarray(C).dtype == bool:
-        raise ValueError(f"C must be a positive number or an array of {n} of them, got {C!r}")
-    try:
-        C = np.broadcast_to(np.asarray(C, dtype=float), (n,)).copy()
-    except (TypeError, ValueError):
-        raise ValueError(f"C must be a positive number or an array of {n} of them") from None
-    if np.any(np.isnan(C)) or np.any(C <= 0):
-        raise ValueError("C must be positive (+inf allowed)")
-    return C
+def _gram_or_operator(value, name, args):
+    """The rule of ``K``: a Gram matrix, or an operator with ``submatrix`` (trusted)."""
+    if not isinstance(value, np.ndarray) and hasattr(value, "submatrix"):
+        return value
+    return gram()(value, name, args)
 
 
-def _check_problem(K, y, p, C, alpha0):
-    """Validate the data of :func:`smo`; return float arrays (``alpha0`` copied)."""
-    if isinstance(K, np.ndarray) or not hasattr(K, "submatrix"):
-        K = check_gram(K, "K")  # square, symmetric, finite; warns if not PSD
-    n = K.shape[0]
-    y = check_labels(y, n=n, both_classes=False)
-    p = check_array(p, "p", ndim=1, n_rows=n)
-    C = _check_bounds(C, n)
-    alpha0 = np.zeros(n) if alpha0 is None else _check_start(alpha0, n, C)
-    return K, y, p, C, alpha0.copy()
+#: The rules of the problem of :func:`smo` and :func:`smo_textbook`.
+PROBLEM = {
+    "K": rule(_gram_or_operator, "gram", samples=(0, 1)),
+    "y": labels(rows=("K", 0), both_classes=False),
+    "p": vector(rows="y"),
+    "C": box(rows="y"),
+    "alpha0": box_start(rows="y"),
+    "tol": positive(),
+    "max_iter": iterations(default=lambda args: _default_max_iter(len(args["y"]))),
+}
 
 
-def _check_start(alpha0, n, C):
-    """A starting point of ``n`` values in the box ``0 <= alpha0 <= C`` (``C`` one or ``n``)."""
-    alpha0 = check_array(alpha0, "alpha0", ndim=1, n_rows=n)
-    C = np.broadcast_to(np.asarray(C, dtype=float), (n,))
-    if np.any(alpha0 < 0) or np.any(alpha0 > C):
-        value = f" = {C[0]:g}" if np.all(C == C[0]) else ""
-        raise ValueError(f"alpha0 must satisfy 0 <= alpha0 <= C{value}")
-    return alpha0
-
-
+@validated(**PROBLEM, two_constraints=boolean(), shrinking=boolean(), finish=boolean())
 def smo(
     K,
     y,
@@ -503,19 +499,13 @@ def smo(
     >>> res.alpha, res.n_iter, res.converged
     (array([0.5, 0.5]), 1, True)
     """
-    K, y, p, C, alpha = _check_problem(K, y, p, C, alpha0)
-    tol = check_positive(tol, "tol")
-    n = K.shape[0]
-    max_iter = check_max_iter(max_iter, default=_default_max_iter(n))
-    two_constraints = check_bool(two_constraints, "two_constraints")
-    shrinking = check_bool(shrinking, "shrinking")
-    finish = check_bool(finish, "finish")
     return _smo(
-        K, y, p, C, alpha, tol=tol, max_iter=max_iter,
+        K, y, p, C, alpha0, tol=tol, max_iter=max_iter,
         two_constraints=bool(two_constraints), shrinking=bool(shrinking), finish=bool(finish),
     )  # fmt: skip
 
 
+@validated(**PROBLEM, record=boolean())
 def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=False):
     r"""SMO as chapter 7 states it: the algorithm of :func:`smo`, written to be read.
 
@@ -591,10 +581,7 @@ def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=Fal
     >>> res.alpha, res.n_iter, res.converged, pairs
     (array([0.5, 0.5]), 1, True, [(0, 1)])
     """
-    K, y, p, C, alpha = _check_problem(K, y, p, C, alpha0)
-    tol = check_positive(tol, "tol")
-    max_iter = check_max_iter(max_iter, default=_default_max_iter(len(y)))
-    record = check_bool(record, "record")
+    alpha = np.zeros(len(y)) if alpha0 is None else alpha0.copy()
     diag, pairs = K.diagonal(), []
     tau = _tau(diag)
     v = _scores(K, y, p, alpha)  # v = -y * (Q alpha + p)

@@ -19,29 +19,32 @@ import numpy as np
 
 from ._results import ShortRepr
 from ._validation import (
-    _real_array,
-    check_array,
-    check_bool,
-    check_gram,
-    check_instance,
-    check_integer,
-    check_labels,
-    check_max_iter,
+    array,
+    boolean,
+    box,
+    box_start,
     check_nu,
-    check_positive,
-    check_real,
-    check_test_gram,
+    cross_gram,
+    gram,
+    integer,
+    iterations,
+    labels,
+    positive,
+    real,
+    result,
+    rule,
+    validated,
+    vector,
 )
 from .exceptions import ConvergenceWarning, NotSeparableError
+from .representer import _dual_expansion
 from .smo import AugmentedGram, _default_max_iter, _smo
-from .smo import _check_start as _smo_check_start
 
 __all__ = [
     "SVMResult",
     "c_book_from_lambda",
     "c_from_lambda",
     "c_from_nu",
-    "decision_function",
     "hard_margin",
     "intercept_free_sv",
     "intercept_max_min",
@@ -55,6 +58,7 @@ __all__ = [
     "primal_w",
     "soft_margin_l1",
     "soft_margin_l2",
+    "svm_predict",
 ]
 
 #: Default tolerance of the stopping rule m(alpha) - M(alpha) <= tol, in units of y f(x).
@@ -83,7 +87,7 @@ class SVMResult(ShortRepr):
     converged : bool
         Whether the solver met its tolerance.
     y : ndarray, shape (n,)
-        Training labels :math:`\pm 1`, so that :func:`decision_function` needs only
+        Training labels :math:`\pm 1`, so that :func:`svm_predict` needs only
         ``K_test``.
     rho : float or None
         :math:`\rho` of the ν-SVM (:func:`nu_svm`), otherwise ``None``.
@@ -100,56 +104,50 @@ class SVMResult(ShortRepr):
     rho: float | None = None
 
 
-# --- input checks ------------------------------------------------------------------------
+# --- the rules of the arguments -----------------------------------------------------------
 
 
-def _check_fit(K, y):
-    K = check_gram(K)
-    return K, check_labels(y, n=K.shape[0])
+def _feasible_nu(value, name, args):
+    """The rule of nu: in (0, 1], and feasible for the labels ``y`` (:func:`check_nu`)."""
+    return check_nu(value, args["y"])
 
 
-def _check_result(result):
-    return check_instance(result, SVMResult, "result", "a fit of kernels_ref.svm or cvx")
-
-
-def _check_gram_of(result, K):
-    """``K`` checked as the training Gram matrix of ``result`` (its size)."""
-    K = check_gram(K)
-    if len(K) != len(result.alpha):
-        raise ValueError(
-            f"K must be the {len(result.alpha)} x {len(result.alpha)} training Gram matrix of "
-            f"result, got shape {K.shape}"
-        )
-    return K
-
-
-def _check_bounds(C, n):
-    """Upper bounds C_i > 0 (+inf allowed) as an array of n floats."""
-    if np.ndim(C) == 0:
-        return np.full(n, check_positive(C, "C", allow_inf=True))
-    C = _real_array(C, "C")
-    if C.shape != (n,):
-        raise ValueError(f"C must be a positive number or an array of {n} of them, got {C.shape}")
-    if np.any(np.isnan(C)) or np.any(C <= 0):
-        raise ValueError("C must be positive (+inf allowed), got NaN or a value <= 0")
-    return C
-
-
-def _check_max_iter(max_iter, n):
-    return check_max_iter(max_iter, default=_default_max_iter(n))
-
-
-def _check_tol(tol):
-    return check_positive(tol, "tol")
-
-
-def _check_start(alpha0, y, C):
-    """A feasible starting point of the C-SVM dual: the box of SMO's, and y . alpha0 = 0."""
-    alpha0 = _smo_check_start(alpha0, len(y), C)
-    gap = abs(float(y @ alpha0))
+def _zero_sum_start(value, name, args):
+    """A feasible starting point of the C-SVM dual: SMO's box, and y . alpha0 = 0."""
+    alpha0 = START(value, name, args)
+    gap = abs(float(args["y"] @ alpha0))
     if gap > 1e-9 * max(1.0, float(alpha0.sum())):
-        raise ValueError(f"alpha0 must satisfy y . alpha0 = 0, got {gap:.3g}")
+        raise ValueError(f"{name} must satisfy y . {name} = 0, got {gap:.3g}")
     return alpha0
+
+
+START = box_start(rows="K")
+
+
+#: The rules of every fit: a Gram matrix, its labels, the solver's tolerance and limit.
+FIT = {
+    "K": gram(),
+    "y": labels(rows="K"),
+    "tol": positive(),
+    "max_iter": iterations(default=lambda args: _default_max_iter(len(args["K"]))),
+}
+#: The rules of a dual vector alpha with its Gram matrix and labels.
+DUAL = {"K": gram(), "alpha": vector(rows="K"), "y": labels(rows="K")}
+#: A fit of this module.
+FIT_RESULT = result(SVMResult, "a fit of kernels_ref.svm or cvx")
+
+
+def _nu_fit(value, name, args):
+    """The rule of a nu-SVM fit with rho > 0 (the C-SVM equivalence divides by rho)."""
+    value = FIT_RESULT(value, name, args)
+    if value.rho is None:
+        raise ValueError(f"{name} must come from nu_svm ({name}.rho is None)")
+    if not value.rho > 0:
+        raise ValueError(f"{name}.rho must be positive for the C-SVM equivalence, got {value.rho}")
+    return value
+
+
+NU_FIT = rule(_nu_fit, "result")
 
 
 # --- optimality ---------------------------------------------------------------------------
@@ -187,6 +185,15 @@ def _violation(alpha, v, y, C, atol, bias=True, delta=0.0, nu=None):
     return max(0.0, m - M) + abs(float(y @ alpha) - delta) + box
 
 
+@validated(
+    **DUAL,
+    C=box(rows="K"),
+    nu=rule(_feasible_nu, "nu", optional=True),
+    delta=real(),
+    bias=boolean(),
+    p=vector(rows="K", optional=True),
+    atol=real(low=0.0, optional=True),
+)
 def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=None, atol=None):
     r"""Distance of :math:`\alpha` from the KKT conditions of an SVM dual.
 
@@ -249,16 +256,6 @@ def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=Non
     >>> kkt_violation([0.5, 0.5], K, y)  # feasible, not optimal: m - M = 0.5 - (-0.5)
     1.0
     """
-    K = check_gram(K)
-    n = K.shape[0]
-    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
-    y = check_labels(y, n=n)
-    C = _check_bounds(C, n)
-    nu = None if nu is None else check_nu(nu, y)
-    delta = check_real(delta, "delta")
-    bias = check_bool(bias, "bias")
-    p = None if p is None else check_array(p, "p", ndim=1, n_rows=n)
-    atol = None if atol is None else check_real(atol, "atol", low=0.0)
     return _kkt_violation(alpha, K, y, C, p=p, delta=delta, bias=bias, nu=nu, atol=atol)
 
 
@@ -294,6 +291,7 @@ def _midpoint(lo, hi):
     return lo if math.isfinite(lo) else (hi if math.isfinite(hi) else 0.0)
 
 
+@validated(**DUAL, C=box(rows="K"))
 def intercept_free_sv(alpha, K, y, C=np.inf):
     r"""Intercept averaged over the free support vectors (Rousseau's rule).
 
@@ -329,15 +327,11 @@ def intercept_free_sv(alpha, K, y, C=np.inf):
     >>> intercept_free_sv([0.0, 0.5, 0.5], X @ X.T, y)  # w = 1, margin line at x = 1 and 3
     -2.0
     """
-    K = check_gram(K)
-    n = K.shape[0]
-    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
-    y = check_labels(y, n=n)
-    C = _check_bounds(C, n)
     v = y - K @ (alpha * y)
     return _intercept(v, alpha, y, C, _bound_tol(alpha))
 
 
+@validated(**DUAL)
 def intercept_max_min(alpha, K, y):
     r"""Hard-margin intercept from the extreme points of each class (Valle Vidal, corrected).
 
@@ -359,10 +353,6 @@ def intercept_max_min(alpha, K, y):
     >>> intercept_max_min([0.0, 0.5, 0.5], X @ X.T, y)
     -2.0
     """
-    K = check_gram(K)
-    n = K.shape[0]
-    alpha = check_array(alpha, "alpha", ndim=1, n_rows=n)
-    y = check_labels(y, n=n)
     f0 = K @ (alpha * y)
     return -0.5 * float(np.max(f0[y < 0]) + np.min(f0[y > 0]))
 
@@ -370,7 +360,8 @@ def intercept_max_min(alpha, K, y):
 # --- geometry -----------------------------------------------------------------------------
 
 
-def decision_function(result, K_test):
+@validated(result=FIT_RESULT, K_test=cross_gram("result.alpha"))
+def svm_predict(result, K_test):
     r"""Decision values :math:`f(x) = \sum_i \alpha_i y_i K(x_i, x) + b`.
 
     Source: Valle Vidal (2009), "Proposición 1 usando kernels (2)"; Rousseau (2022),
@@ -390,14 +381,13 @@ def decision_function(result, K_test):
     --------
     >>> X = np.array([[0.0], [2.0]])
     >>> res = hard_margin(X @ X.T, [-1.0, 1.0])
-    >>> np.round(decision_function(res, np.array([[1.0]]) @ X.T), 6)
+    >>> np.round(svm_predict(res, np.array([[1.0]]) @ X.T), 6)
     array([0.])
     """
-    result = _check_result(result)
-    K_test = check_test_gram(K_test, len(result.alpha))
-    return K_test @ (result.alpha * result.y) + result.b
+    return _dual_expansion(result.alpha, result.y, result.b, K_test)
 
 
+@validated(result=FIT_RESULT, K=gram(rows="result.alpha"))
 def margin(result, K):
     r"""Geometric margin :math:`\gamma = 1/\|w\|`, :math:`\|w\|^2 = (\alpha\circ y)^\top K
     (\alpha\circ y)`.
@@ -424,13 +414,12 @@ def margin(result, K):
     >>> margin(hard_margin(X @ X.T, [-1.0, 1.0]), X @ X.T)
     1.0
     """
-    result = _check_result(result)
-    K = _check_gram_of(result, K)
     u = result.alpha * result.y
     w2 = float(u @ K @ u)
     return math.inf if w2 <= 0 else 1.0 / math.sqrt(w2)
 
 
+@validated(result=FIT_RESULT, Phi=array(2, rows="result.alpha"))
 def primal_w(result, Phi):
     r"""Primal weight vector :math:`w = \sum_i \alpha_i y_i \phi(x_i)` for an explicit feature map.
 
@@ -453,14 +442,13 @@ def primal_w(result, Phi):
     >>> primal_w(hard_margin(X @ X.T, [-1.0, 1.0]), X)
     array([1., 0.])
     """
-    result = _check_result(result)
-    Phi = check_array(Phi, "Phi", ndim=2, n_rows=len(result.alpha))
     return Phi.T @ (result.alpha * result.y)
 
 
 # --- conversions --------------------------------------------------------------------------
 
 
+@validated(lam=positive(), n=integer(low=1))
 def c_from_lambda(lam, n):
     r"""Vert's C-SVM constant :math:`C = 1/(n\lambda)`.
 
@@ -477,11 +465,10 @@ def c_from_lambda(lam, n):
     >>> c_from_lambda(0.01, 50)
     2.0
     """
-    lam = check_positive(lam, "lam")
-    n = _check_n(n)
     return 1.0 / (n * lam)
 
 
+@validated(C=positive(), n=integer(low=1))
 def lambda_from_c(C, n):
     r"""Inverse of :func:`c_from_lambda`: :math:`\lambda = 1/(nC)` (Vert's C).
 
@@ -490,11 +477,10 @@ def lambda_from_c(C, n):
     >>> lambda_from_c(2.0, 50)
     0.01
     """
-    C = check_positive(C, "C")
-    n = _check_n(n)
     return 1.0 / (n * C)
 
 
+@validated(lam=positive(), n=integer(low=1))
 def c_book_from_lambda(lam, n):
     r"""The book's C-SVM constant from Vert's :math:`\lambda`: :math:`C = 1/(2n\lambda)`.
 
@@ -534,11 +520,10 @@ def c_book_from_lambda(lam, n):
     >>> c_book_from_lambda(0.01, 50) == c_from_lambda(0.01, 50) / 2
     True
     """
-    lam = check_positive(lam, "lam")
-    n = _check_n(n)
     return 0.5 / (n * lam)
 
 
+@validated(C=positive())
 def penalty_lambda_from_c(C):
     r"""Valle Vidal's penalty weight from the book's C-SVM constant: :math:`\lambda = 1/(2C)`.
 
@@ -573,14 +558,10 @@ def penalty_lambda_from_c(C):
     >>> penalty_lambda_from_c(2.0)
     0.25
     """
-    C = check_positive(C, "C")
     return 0.5 / C
 
 
-def _check_n(n):
-    return check_integer(n, "n", low=1)
-
-
+@validated(result=NU_FIT)
 def c_from_nu(result):
     r"""The C-SVM constant equivalent to a ν-SVM solution: :math:`C = 1/(n\rho)`.
 
@@ -596,14 +577,10 @@ def c_from_nu(result):
     >>> round(c_from_nu(res), 6)
     0.625
     """
-    result = _check_result(result)
-    if result.rho is None:
-        raise ValueError("result must come from nu_svm (rho is None)")
-    if not result.rho > 0:
-        raise ValueError(f"result.rho must be positive for the C-SVM equivalence, got {result.rho}")
     return 1.0 / (len(result.alpha) * result.rho)
 
 
+@validated(result=NU_FIT, K=gram(rows="result.alpha"))
 def nu_to_c_svm(result, K):
     r"""The C-SVM solution :math:`(\alpha/\rho, b/\rho)` equivalent to a ν-SVM solution.
 
@@ -625,8 +602,7 @@ def nu_to_c_svm(result, K):
     -------
     SVMResult
     """
-    C = c_from_nu(result)
-    K = _check_gram_of(result, K)
+    C = 1.0 / (len(result.alpha) * result.rho)  # c_from_nu
     alpha = result.alpha / result.rho
     y = result.y
     v = y - K @ (alpha * y)
@@ -672,6 +648,7 @@ def _spread(K):
     return math.sqrt(max(0.0, float(np.max(d2))))
 
 
+@validated(**FIT, min_margin=positive(optional=True))
 def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
     r"""Maximal-margin (hard-margin) SVM, dual form.
 
@@ -738,12 +715,8 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
     >>> np.round(res.alpha, 6), round(res.b, 6), round(margin(res, X @ X.T), 6)
     (array([0.111111, 0.111111, 0.222222]), -1.0, 1.5)
     """
-    K, y = _check_fit(K, y)
-    tol = _check_tol(tol)
     n = len(y)
-    max_iter = _check_max_iter(max_iter, n)
-    r = _spread(K)
-    min_margin = 1e-4 * r if min_margin is None else check_positive(min_margin, "min_margin")
+    min_margin = 1e-4 * _spread(K) if min_margin is None else min_margin
     kmax = float(np.max(np.abs(K.diagonal())))
     alpha, n_iter, chunk = np.zeros(n), 0, max(1000, 10 * n)
     while True:
@@ -785,6 +758,12 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
     return _result(alpha, y, C, -y * res.grad, -res.objective, n_iter, res.converged)
 
 
+@validated(
+    **FIT,
+    C=positive(),
+    shrinking=boolean(),
+    alpha0=rule(_zero_sum_start, "start", optional=True, samples=(0,), refs=("K", "C")),
+)
 def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True, alpha0=None):
     r"""Soft-margin SVM with the hinge loss (C-SVM, L1 slacks), dual form.
 
@@ -835,17 +814,12 @@ def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True, alpha0=No
     >>> soft_margin_l1(X @ X.T, [-1.0, 1.0], C=1.0, alpha0=res.alpha).alpha
     array([0.5, 0.5])
     """
-    K, y = _check_fit(K, y)
-    C = check_positive(C, "C")
-    tol = _check_tol(tol)
-    max_iter = _check_max_iter(max_iter, len(y))
-    shrinking = check_bool(shrinking, "shrinking")
-    alpha0 = None if alpha0 is None else _check_start(alpha0, y, C)
     res = _smo(K, y, -np.ones(len(y)), C, alpha0, tol=tol, max_iter=max_iter, shrinking=shrinking)
     Cv = np.full(len(y), C)
     return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, res.n_iter, res.converged)
 
 
+@validated(**FIT, C=positive())
 def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     r"""Soft-margin SVM with squared slacks (L2), dual form: the hard margin on :math:`K + I/C`.
 
@@ -860,7 +834,7 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     "Soft Margin norma 2" and its "Proposición". :math:`K + I/C` is positive definite, so the
     problem is always bounded. The intercept makes :math:`y_i f(x_i) = 1 - \alpha_i/C` on the
     support vectors (Valle Vidal prints :math:`f(x_i) = 1 - \alpha_i/C`, without
-    :math:`y_i`), averaged over them. ``decision_function`` takes the plain ``K_test``.
+    :math:`y_i`), averaged over them. ``svm_predict`` takes the plain ``K_test``.
 
     Parameters
     ----------
@@ -881,11 +855,7 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     >>> np.round(res.alpha, 6), round(res.b, 6)
     (array([0.4, 0.4]), -0.8)
     """
-    K, y = _check_fit(K, y)
-    C = check_positive(C, "C")
-    tol = _check_tol(tol)
     n = len(y)
-    max_iter = _check_max_iter(max_iter, n)
     K2 = K.copy()
     K2.flat[:: n + 1] += 1.0 / C
     res = _smo(K2, y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
@@ -894,6 +864,10 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     )
 
 
+@validated(
+    **{**FIT, "max_iter": iterations(default=lambda args: _default_max_iter(len(args["K"]) + 2))},
+    lam=positive(),
+)
 def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     r"""Vert's SVM without intercept: :math:`\min_f \frac1n\sum_i \mathrm{hinge}(y_if(x_i)) +
     \lambda\|f\|^2_{\mathcal H}`.
@@ -945,11 +919,7 @@ def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     >>> np.round(res.alpha, 6), res.b
     (array([1., 0.]), 0.0)
     """
-    K, y = _check_fit(K, y)
-    lam = check_positive(lam, "lam")
-    tol = _check_tol(tol)
     n = len(y)
-    max_iter = _check_max_iter(max_iter, n + 2)
     C = 1.0 / (2.0 * lam * n)
     y_aug = np.concatenate([y, [1.0, -1.0]])
     p_aug = np.concatenate([-np.ones(n), [0.0, 0.0]])
@@ -962,6 +932,7 @@ def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     )
 
 
+@validated(**FIT, nu=rule(_feasible_nu, "nu"))
 def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
     r"""ν-SVM, dual form (Schölkopf et al. 2000), as in Valle Vidal.
 
@@ -1015,11 +986,7 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
     >>> np.round(res.alpha, 6), round(res.rho, 6), round(res.b, 6)
     (array([0. , 0.2, 0.2, 0. ]), 0.4, -0.8)
     """
-    K, y = _check_fit(K, y)
-    nu = check_nu(nu, y)
-    tol = _check_tol(tol)
     n = len(y)
-    max_iter = _check_max_iter(max_iter, n)
     pos = y > 0
     alpha0 = np.zeros(n)
     for cls in (pos, ~pos):  # LIBSVM's starting point: fill each class up to nu n / 2

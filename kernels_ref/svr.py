@@ -12,15 +12,15 @@ import numpy as np
 
 from ._results import ShortRepr
 from ._validation import (
-    check_array,
-    check_bool,
-    check_epsilon,
-    check_gram,
-    check_instance,
-    check_max_iter,
-    check_positive,
-    check_same_n,
-    check_test_gram,
+    boolean,
+    cross_gram,
+    gram,
+    iterations,
+    positive,
+    real,
+    result,
+    validated,
+    vector,
 )
 from .smo import TiledGram, _default_max_iter, _smo
 from .svm import TOL
@@ -80,6 +80,15 @@ class SVRResult(ShortRepr):
     converged: bool
 
 
+@validated(
+    K=gram(),
+    y=vector(rows="K"),
+    C=positive(),
+    epsilon=real(low=0.0),
+    tol=positive(),
+    max_iter=iterations(default=lambda args: _default_max_iter(2 * len(args["K"]))),
+    shrinking=boolean(),
+)
 def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     r""":math:`\varepsilon`-insensitive support vector regression, dual form, solved by SMO.
 
@@ -147,6 +156,12 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
         with NaN/inf, :math:`C \le 0` or :math:`\varepsilon < 0` (or NaN, infinite;
         :math:`\varepsilon = 0` is valid).
 
+    Notes
+    -----
+    Other conventions: ``C`` and ``epsilon`` are libsvm's (scikit-learn's
+    ``SVR(C=C, epsilon=epsilon)``), the same problem with the intercept :math:`b`; only the
+    stopping tolerance differs (libsvm's default ``tol`` is 1e-3).
+
     Examples
     --------
     Two points :math:`(\pm 1, \pm 1)`, linear kernel, :math:`\varepsilon = 1/2`: the flattest
@@ -158,15 +173,7 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     >>> np.round(res.coef, 6), round(res.b, 6) + 0.0, round(res.dual_objective, 6)
     (array([-0.25,  0.25]), 0.0, 0.125)
     """
-    K = check_gram(K)
-    y = check_array(y, "y", ndim=1)
-    check_same_n(K, y, "K", "y")
-    C = check_positive(C, "C")
-    epsilon = check_epsilon(epsilon)
-    tol = check_positive(tol, "tol")
     n = len(y)
-    max_iter = check_max_iter(max_iter, default=_default_max_iter(2 * n))
-    shrinking = check_bool(shrinking, "shrinking")
     z = np.concatenate([np.ones(n), -np.ones(n)])
     p = np.concatenate([epsilon - y, epsilon + y])
     res = _smo(TiledGram(K), z, p, C, tol=tol, max_iter=max_iter, shrinking=shrinking)
@@ -231,6 +238,9 @@ def _intercept(r, alpha, alpha_star, C, epsilon, lower, upper):
     return 0.5 * (lower + upper)
 
 
+@validated(
+    result=result(SVRResult, "svr or kernels_ref.cvx.svr_dual"), K_test=cross_gram("result.coef")
+)
 def svr_predict(result, K_test):
     r"""Predictions of support vector regression at new points.
 
@@ -258,11 +268,10 @@ def svr_predict(result, K_test):
     >>> np.round(svr_predict(res, np.array([[0.0], [3.0]]) @ X.T), 6) + 0.0
     array([0. , 1.5])
     """
-    result = check_instance(result, SVRResult, "result", "svr or kernels_ref.cvx.svr_dual")
-    K_test = check_test_gram(K_test, len(result.coef))
     return K_test @ result.coef + result.b
 
 
+@validated(lam=positive())
 def c_from_penalty_lambda(lam):
     r"""The book's SVR constant from Valle Vidal's penalty weight: :math:`C = 1/\lambda`.
 
@@ -296,4 +305,4 @@ def c_from_penalty_lambda(lam):
     >>> c_from_penalty_lambda(0.25)
     4.0
     """
-    return 1.0 / check_positive(lam, "lam")
+    return 1.0 / lam

@@ -2,7 +2,9 @@
 
 One row of :data:`ROWS` per public function (every name of each module's ``__all__`` that is a
 function; dataclasses and constants are not called). A row gives a factory of valid arguments
-and the role of each argument; the scenarios are generated from the roles:
+and the cases that no rule expresses (``extra``); the role of each argument is read from the
+function's declaration (``func.rules``: :func:`kernels_ref._validation.validated`), written in a
+row only for a function that declares none yet. The scenarios are generated from the roles:
 
 - arrays: NaN, +inf, -inf, complex, strings, ``None``, booleans, one dimension too many or too
   few, empty, a length that does not match the other arguments; Gram matrices also non-square,
@@ -91,7 +93,7 @@ def _fit_nu():
 
 
 def _fit_pca():
-    return pca.kernel_pca(K, 2)
+    return pca.kernel_pca(K, n_components=2)
 
 
 def _fit_svr():
@@ -153,6 +155,27 @@ GRID_ROWS = [
 ]
 
 
+# --- what is bad for each kind of argument --------------------------------------------------
+
+NAN, INF = math.nan, math.inf
+#: Bad values of each kind of scalar; a ``bool`` flag takes ``TypeError``, the others
+#: ``ValueError``. ``(kind, True)`` in a row marks an optional argument (``None`` valid).
+BAD_SCALARS = {
+    "pos": [0, 0.0, -1.0, NAN, INF, -INF, "1", 1j, True, None, [1.0]],
+    "pos_inf": [0.0, -1.0, NAN, -INF, "1", 1j, True, None],
+    "nonneg": [-1.0, -1e-300, NAN, INF, "0", 1j, True, None],
+    "real": [NAN, INF, -INF, "1", 1 + 0j, True, None],
+    "int1": [0, -1, np.int64(0), 1.5, 2.0, NAN, INF, "2", True, None],
+    "nu": [0.0, -0.25, 1.5, NAN, INF, "0.5", True, None],
+    "prob_open": [0.0, 1.0, -0.25, 1.5, NAN, INF, "0.5", 0.5j, True, None],
+    "unit": [-0.25, 1.5, NAN, INF, -INF, "0.5", 0.5j, True, None],
+    "bool": ["yes", 1, 0, 1.0, None],
+    "option": ["no such option", 1, 1.0],
+    "callable": [0.5, "f", None],
+    "seed": [-1, "0", 1.5, True, [1, 2]],
+    "interval": [-1.0, NAN, INF, -INF, "1", 1j, True, None],  # [1, N) of vc_bound's D
+}
+
 # --- roles of the arguments --------------------------------------------------------------------
 
 
@@ -192,7 +215,13 @@ def vector(samples=(0,), optional=False):
 
 @dataclass
 class Row:
-    """One public function: how to call it validly, and what each argument is."""
+    """One public function: how to call it validly, and what each argument is.
+
+    The roles of the arguments (``arrays``, ``scalars``, ``results``, ``iteration``) are read
+    from the function's declaration (``func.rules``, :func:`kernels_ref._validation.validated`);
+    a row gives them by hand only for a function that has no declaration yet (it may not give
+    them for one that has: the declaration is the one copy).
+    """
 
     name: str
     func: Callable
@@ -204,6 +233,48 @@ class Row:
     extra: list = field(default_factory=list)  # (label, overrides, exception, pattern)
     one_sample: bool = True  # whether the "one sample" scenario applies
     types: bool = True  # whether the input-type equivalence applies
+
+    def __post_init__(self):
+        rules = getattr(self.func, "rules", None)
+        if rules is None:
+            return
+        assert not (self.arrays or self.scalars or self.results or self.iteration), (
+            f"{self.name}: the roles come from the declaration, not from the row"
+        )
+        present = self.make()
+        results = []
+        for name, rule in rules.items():
+            kind = ARRAY_KINDS.get(rule.kind)
+            if kind is not None:
+                if present.get(name) is not None:  # e.g. Phi, when K is given instead
+                    self.arrays[name] = Role(kind, rule.samples, rule.optional)
+            elif rule.kind in BAD_SCALARS:
+                self.scalars[name] = (rule.kind, rule.optional)
+            elif rule.kind == "result":
+                results.append(name)
+            elif rule.kind == "iterations":
+                self.iteration = name
+            # any other kind (a solver, a mask, a dimension...): the row's extra cases
+        self.results = tuple(results)
+
+
+#: The kinds of array of the declarations, as roles (a starting point is a vector; labels of
+#: the general SMO form are signs: one class allowed).
+ARRAY_KINDS = {
+    kind: kind
+    for kind in (
+        "data",
+        "gram",
+        "gram_nopsd",
+        "gram_raise",
+        "matrix",
+        "labels",
+        "signs",
+        "vector",
+        "values",
+        "cluster_labels",
+    )
+} | {"start": "vector"}
 
 
 # --- the table ----------------------------------------------------------------------------------
@@ -219,20 +290,17 @@ CVX_SOLVER = [
 ]
 
 
-def _cvx_row(name, param=None, kind="pos", value=1.0, regression_targets=False):
+def _cvx_row(name, param=None, value=1.0, regression_targets=False):
     func = getattr(cvx, name)
-    arrays = {"K": GRAM, "y": vector() if regression_targets else LABELS}
     y = T if regression_targets else Y
     if param is None:
         make = lambda: {"K": K, "y": y}  # noqa: E731
-        scalars = {}
     elif param == "C_epsilon":
         make = lambda: {"K": K, "y": y, "C": 1.0, "epsilon": 0.5}  # noqa: E731
-        scalars = {"C": "pos", "epsilon": "nonneg"}
     else:
         make = lambda: {"K": K, "y": y, param: value}  # noqa: E731
-        scalars = {param: kind}
-    return Row(f"cvx.{name}", func, make, arrays, scalars, extra=CVX_SOLVER)
+    k_none = ("K None", {"K": None}, ValueError, r"^K and Phi are both None")
+    return Row(f"cvx.{name}", func, make, extra=[*CVX_SOLVER, k_none])
 
 
 ROWS = [
@@ -241,15 +309,12 @@ ROWS = [
         "kernels.linear_kernel",
         kernels.linear_kernel,
         lambda: {"X": X, "Y": XT},
-        XY,
         extra=Y_COLUMNS,
     ),
     Row(
         "kernels.polynomial_kernel",
         kernels.polynomial_kernel,
         lambda: {"X": X, "Y": XT, "degree": 2, "c": 1.0},
-        XY,
-        {"degree": "int1", "c": "nonneg"},
         extra=[
             *Y_COLUMNS,
             # Rousseau's "d > 0": a fractional or float degree is not a kernel (chapter 1)
@@ -261,30 +326,24 @@ ROWS = [
         "kernels.gaussian_kernel",
         kernels.gaussian_kernel,
         lambda: {"X": X, "Y": XT, "sigma": 2.0},
-        XY,
-        {"sigma": "pos"},
         extra=Y_COLUMNS,
     ),
     Row(
         "kernels.sigmoid_kernel",
         kernels.sigmoid_kernel,
         lambda: {"X": X, "Y": XT, "gamma": 0.5, "c": -1.0},
-        XY,
-        {"gamma": "real", "c": "real"},
         extra=Y_COLUMNS,
     ),
     Row(
         "kernels.gram_loop",
         kernels.gram_loop,
         lambda: {"k": np.dot, "X": X, "Y": XT},
-        XY,
         extra=[("k not callable", {"k": "dot"}, ValueError, r"^k must be callable"), *Y_COLUMNS],
     ),
     Row(
         "kernels.spectrum_kernel",
         kernels.spectrum_kernel,
         lambda: {"S": ["ACGU", "CGUA", "GUAC"], "T": None, "k": 2},
-        scalars={"k": "int1"},
         extra=[
             ("S a string", {"S": "ACGU"}, ValueError, r"^S must be a list or tuple of strings"),
             ("S empty", {"S": []}, ValueError, r"^S must contain at least one string"),
@@ -295,115 +354,95 @@ ROWS = [
         ],
         one_sample=False,
     ),
-    Row("kernels.min_eigenvalue", kernels.min_eigenvalue, lambda: {"K": K}, {"K": GRAM_NOPSD}),
+    Row(
+        "kernels.min_eigenvalue",
+        kernels.min_eigenvalue,
+        lambda: {"K": K},
+    ),
     Row(
         "kernels.is_psd",
         kernels.is_psd,
         lambda: {"K": K, "tol": 1e-9},
-        {"K": GRAM_NOPSD},
-        {"tol": "nonneg"},
     ),
     Row(
         "kernels.sigma_from_rousseau",
         kernels.sigma_from_rousseau,
         lambda: {"sigma": 2.0},
-        scalars={"sigma": "pos"},
     ),
     Row(
         "kernels.sigma_to_rousseau",
         kernels.sigma_to_rousseau,
         lambda: {"sigma": 1.0},
-        scalars={"sigma": "pos"},
     ),
     # feature_space
     Row(
         "feature_space.polynomial_feature_map",
         feature_space.polynomial_feature_map,
         lambda: {"X": X, "degree": 2, "c": 1.0},
-        {"X": data()},
-        {"degree": "int1", "c": "nonneg"},
     ),
     Row(
         "feature_space.polynomial_feature_dimension",
         feature_space.polynomial_feature_dimension,
         lambda: {"d": 2, "degree": 3, "homogeneous": False},
-        {},
-        {"d": "int1", "degree": "int1", "homogeneous": "bool"},
     ),
     Row(
         "feature_space.finite_feature_map",
         feature_space.finite_feature_map,
         lambda: {"K": K, "tol": 1e-9},
-        {"K": Role("gram_raise", (0, 1))},
-        {"tol": "nonneg"},
     ),
     Row(
         "feature_space.kernel_distance",
         feature_space.kernel_distance,
         lambda: {"K_xy": KT, "diag_x": np.diag((1.0 + XT @ XT.T) ** 2), "diag_y": np.diag(K)},
-        {"K_xy": matrix(), "diag_x": vector(samples=None), "diag_y": vector()},
-        {"squared": "bool"},
         extra=[("diag_x length", {"diag_x": np.ones(3)}, ValueError, r"^diag_x")],
     ),
     Row(
         "feature_space.gaussian_distance",
         feature_space.gaussian_distance,
         lambda: {"X": X, "Y": XT, "sigma": 2.0},
-        XY,
-        {"sigma": "pos"},
         extra=Y_COLUMNS,
     ),
     Row(
         "feature_space.distance_to_set",
         feature_space.distance_to_set,
         lambda: {"K_test": KT, "diag_test": np.diag((1.0 + XT @ XT.T) ** 2), "K_set": K},
-        {"K_set": GRAM, "K_test": matrix(), "diag_test": vector(samples=None)},
         extra=[("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test")],
     ),
     Row(
         "feature_space.nearest_centroid",
         feature_space.nearest_centroid,
         lambda: {"K": K, "y": Y},
-        GRAM_Y,
     ),
     Row(
-        "feature_space.nearest_centroid_decision",
-        feature_space.nearest_centroid_decision,
+        "feature_space.nearest_centroid_predict",
+        feature_space.nearest_centroid_predict,
         lambda: {"result": feature_space.nearest_centroid(K, Y), "K_test": KT},
-        {"K_test": matrix(samples=None)},
-        results=("result",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
-    Row("feature_space.center_gram", feature_space.center_gram, lambda: {"K": K}, {"K": GRAM}),
+    Row(
+        "feature_space.center_gram",
+        feature_space.center_gram,
+        lambda: {"K": K},
+    ),
     Row(
         "feature_space.center_test_gram",
         feature_space.center_test_gram,
         lambda: {"K_test": KT, "K_train": K},
-        {"K_train": GRAM_NOPSD, "K_test": matrix()},
     ),
     # clustering
     Row(
         "clustering.cluster_mean_distances",
         clustering.cluster_mean_distances,
         lambda: {"K": K, "labels": np.array([0, 0, 0, 1, 1, 1]), "n_clusters": 2},
-        {"K": GRAM, "labels": Role("cluster_labels")},
-        {"n_clusters": ("int1", True)},
         extra=[("n_clusters > n", {"n_clusters": 7}, ValueError, r"^n_clusters")],
     ),
     Row(
         "clustering.kernel_kmeans",
         clustering.kernel_kmeans,
-        lambda: {"K": K, "n_clusters": 2, "n_init": 2, "max_iter": 20, "rng": 0},
-        {"K": GRAM},
-        {"n_clusters": "int1", "n_init": "int1"},
-        iteration="max_iter",
+        lambda: {"K": K, "n_clusters": 2, "n_init": 2, "max_iter": 20, "seed": 0},
         extra=[
             ("n_clusters > n", {"n_clusters": 7}, ValueError, r"^n_clusters"),
-            ("rng negative", {"rng": -1}, ValueError, r"^rng"),
-            ("rng str", {"rng": "0"}, ValueError, r"^rng"),
-            ("rng float", {"rng": 1.5}, ValueError, r"^rng"),
-            ("rng bool", {"rng": True}, ValueError, r"^rng"),
             ("init out of range", {"init": np.array([0, 1, 2, 0, 1, 2])}, ValueError, r"^init"),
             ("init wrong length", {"init": np.array([0, 1])}, ValueError, r"^init"),
         ],
@@ -412,8 +451,6 @@ ROWS = [
         "clustering.kernel_knn",
         clustering.kernel_knn,
         lambda: {"K": K, "y": Y, "k": 3},
-        GRAM_Y,
-        {"k": "int1"},
         extra=[("k > n", {"k": 7}, ValueError, r"^k ")],
     ),
     Row(
@@ -424,8 +461,6 @@ ROWS = [
             "K_test": KT,
             "diag_test": np.diag((1.0 + XT @ XT.T) ** 2),
         },
-        {"K_test": matrix(), "diag_test": vector(samples=None)},
-        results=("result",),
         extra=[
             ("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test"),
             ("diag_test length", {"diag_test": np.ones(3)}, ValueError, r"^diag_test"),
@@ -437,25 +472,18 @@ ROWS = [
         "perceptron.perceptron_primal",
         perceptron.perceptron_primal,
         lambda: {"X": X, "y": Y, "eta": 1.0, "max_epochs": 100, "bias_update": "R2"},
-        {"X": data(), "y": LABELS},
-        {"eta": "pos"},
-        iteration="max_epochs",
         extra=[("bias_update unknown", {"bias_update": "R3"}, ValueError, r"^bias_update")],
     ),
     Row(
         "perceptron.perceptron_dual",
         perceptron.perceptron_dual,
         lambda: {"K": K, "y": Y, "max_epochs": 100, "bias_update": "unit"},
-        GRAM_Y,
-        iteration="max_epochs",
         extra=[("bias_update unknown", {"bias_update": 1}, ValueError, r"^bias_update")],
     ),
     Row(
-        "perceptron.perceptron_dual_decision",
-        perceptron.perceptron_dual_decision,
+        "perceptron.perceptron_dual_predict",
+        perceptron.perceptron_dual_predict,
         lambda: {"result": perceptron.perceptron_dual(K, Y), "K_test": KT},
-        {"K_test": matrix(samples=None)},
-        results=("result",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
@@ -463,8 +491,6 @@ ROWS = [
         "perceptron.hyperplane_distance",
         perceptron.hyperplane_distance,
         lambda: {"X": X, "w": np.array([1.0, 1.0]), "b": -3.0, "signed": False},
-        {"X": data(), "w": vector(samples=None)},
-        {"b": "real", "signed": "bool"},
         extra=[
             ("w length", {"w": np.ones(3)}, ValueError, r"^w "),
             ("w zero", {"w": np.zeros(2)}, ValueError, r"^w must not be zero"),
@@ -474,21 +500,21 @@ ROWS = [
         "perceptron.perceptron_criterion",
         perceptron.perceptron_criterion,
         lambda: {"w": np.array([1.0, 1.0]), "b": -3.0, "X": X, "y": Y},
-        {"X": data(), "w": vector(samples=None), "y": LABELS},
-        {"b": "real"},
         extra=[("w length", {"w": np.ones(3)}, ValueError, r"^w ")],
     ),
     Row(
         "perceptron.perceptron_criterion_gradient",
         perceptron.perceptron_criterion_gradient,
         lambda: {"w": np.array([1.0, 1.0]), "b": -3.0, "X": X, "y": Y},
-        {"X": data(), "w": vector(samples=None), "y": LABELS},
-        {"b": "real"},
         extra=[("w length", {"w": np.ones(3)}, ValueError, r"^w ")],
     ),
     # losses
     *[
-        Row(f"losses.{name}", getattr(losses, name), lambda: {"z": T - 2.0}, {"z": Role("values")})
+        Row(
+            f"losses.{name}",
+            getattr(losses, name),
+            lambda: {"z": T - 2.0},
+        )
         for name in (
             "zero_one_loss",
             "hinge_loss",
@@ -497,26 +523,25 @@ ROWS = [
             "logistic_loss",
         )
     ],
-    Row("losses.square_loss", losses.square_loss, lambda: {"r": T - 2.0}, {"r": Role("values")}),
+    Row(
+        "losses.square_loss",
+        losses.square_loss,
+        lambda: {"r": T - 2.0},
+    ),
     Row(
         "losses.epsilon_insensitive_loss",
         losses.epsilon_insensitive_loss,
         lambda: {"r": T - 2.0, "epsilon": 0.5},
-        {"r": Role("values")},
-        {"epsilon": "nonneg"},
     ),
     Row(
         "losses.scaled_epsilon_insensitive_loss",
         losses.scaled_epsilon_insensitive_loss,
         lambda: {"r": T - 2.0, "epsilon": 0.5, "sigma": 2.0},
-        {"r": Role("values")},
-        {"epsilon": "nonneg", "sigma": "pos"},
     ),
     Row(
         "losses.population_minimiser",
         losses.population_minimiser,
         lambda: {"loss": "square", "p": np.array([0.0, 0.25, 0.5, 1.0])},
-        {"p": Role("values")},
         extra=[
             ("loss unknown", {"loss": "huber"}, ValueError, r"^loss must be one of"),
             ("loss not a str", {"loss": 1}, ValueError, r"^loss must be one of"),
@@ -528,21 +553,17 @@ ROWS = [
         "losses.huber_loss",
         losses.huber_loss,
         lambda: {"r": T - 2.0, "c": 1.0},
-        {"r": Role("values")},
-        {"c": "pos"},
     ),
     # bounds
     Row(
         "bounds.novikoff_bound",
         bounds.novikoff_bound,
         lambda: {"R": 2.0, "rho": 0.5},
-        scalars={"R": "pos", "rho": "pos"},
     ),
     Row(
         "bounds.vc_bound",
         bounds.vc_bound,
         lambda: {"R_emp": 0.1, "D": 3, "N": 100, "delta": 0.05, "C": 1.0},
-        scalars={"R_emp": "unit", "D": "pos", "N": "int1", "delta": "prob_open", "C": "pos"},
         extra=[
             ("D = N", {"D": 100}, ValueError, r"^D must lie in \[1\.0, 100\)"),
             ("D < 1", {"D": 0.5}, ValueError, r"^D must"),
@@ -553,7 +574,6 @@ ROWS = [
         "bounds.vc_dimension_margin_bound",
         bounds.vc_dimension_margin_bound,
         lambda: {"R": 2.0, "rho": 0.5, "d": 3},
-        scalars={"R": "pos", "rho": "pos"},
         extra=[
             ("rho > R", {"rho": 3.0}, ValueError, r"^rho must be <= R"),
             *[
@@ -567,8 +587,6 @@ ROWS = [
             f"bounds.{name}",
             getattr(bounds, name),
             make,
-            {"f": vector(), "y": LABELS},
-            scalars,
         )
         for name, make, scalars in [
             ("functional_margins", lambda: {"f": T - 2.0, "y": Y}, {}),
@@ -584,7 +602,6 @@ ROWS = [
         "bounds.margin_bound",
         bounds.margin_bound,
         lambda: {"m": 10**6, "R": 1.0, "gamma": 0.5, "delta": 0.05},
-        scalars={"m": "int1", "R": "pos", "gamma": "pos", "delta": "prob_open"},
         extra=[
             ("m <= 64 R^2/gamma^2", {"m": 256}, ValueError, r"^m must exceed 64 R\^2/gamma\^2"),
             ("gamma > R", {"gamma": 1.5}, ValueError, r"^gamma must be <= R"),
@@ -595,8 +612,6 @@ ROWS = [
             f"bounds.{name}",
             getattr(bounds, name),
             lambda: {"xi": np.abs(T - 2.0), "R": 1.0, "gamma": 0.5, "delta": 0.05, "c": 1.0},
-            {"xi": vector(samples=None)},
-            {"R": "pos", "gamma": "pos", "delta": "prob_open", "c": "pos"},
             extra=[("xi negative", {"xi": T - 2.0}, ValueError, r"^xi must be >= 0")],
         )
         for name in ("margin_slack_bound_l2", "margin_slack_bound_l1")
@@ -605,18 +620,16 @@ ROWS = [
         "bounds.sv_compression_bound",
         bounds.sv_compression_bound,
         lambda: {"m": 20, "n_sv": 3, "delta": 0.05},
-        scalars={"m": "int1", "n_sv": "int1", "delta": "prob_open"},
         extra=[("n_sv = m", {"n_sv": 20}, ValueError, r"^n_sv must lie in \[1, 19\]")],
     ),
     Row(
         "bounds.informative_sample_size",
         bounds.informative_sample_size,
         lambda: {"bound": lambda m: 100.0 / m, "m_min": 1, "m_max": 10**6},
-        scalars={"m_min": "int1", "m_max": "int1"},
         extra=[
             ("bound not callable", {"bound": 0.5}, ValueError, r"^bound must be callable"),
             ("bound None", {"bound": None}, ValueError, r"^bound must be callable"),
-            ("m_max < m_min", {"m_min": 10, "m_max": 5}, ValueError, r"^m_max must be >= m_min"),
+            ("m_max < m_min", {"m_min": 10, "m_max": 5}, ValueError, r"^m_max must lie in \[10,"),
             ("never below 1", {"bound": lambda m: 2.0}, ValueError, r"^bound is >= 1"),
         ],
     ),
@@ -625,17 +638,11 @@ ROWS = [
         "svm.hard_margin",
         svm.hard_margin,
         lambda: {"K": K, "y": Y, "tol": 1e-8, "min_margin": 1e-6},
-        GRAM_Y,
-        {"tol": "pos", "min_margin": ("pos", True)},
-        iteration="max_iter",
     ),
     Row(
         "svm.soft_margin_l1",
         svm.soft_margin_l1,
         lambda: {"K": K, "y": Y, "C": 1.0, "tol": 1e-8, "shrinking": True, "alpha0": ALPHA},
-        {**GRAM_Y, "alpha0": vector(optional=True)},
-        {"C": "pos", "tol": "pos", "shrinking": "bool"},
-        iteration="max_iter",
         extra=[
             ("alpha0 above C", {"alpha0": np.full(N, 2.0)}, ValueError, r"^alpha0 must satisfy 0"),
             ("alpha0 negative", {"alpha0": -ALPHA}, ValueError, r"^alpha0 must satisfy 0"),
@@ -651,25 +658,16 @@ ROWS = [
         "svm.soft_margin_l2",
         svm.soft_margin_l2,
         lambda: {"K": K, "y": Y, "C": 1.0, "tol": 1e-8},
-        GRAM_Y,
-        {"C": "pos", "tol": "pos"},
-        iteration="max_iter",
     ),
     Row(
         "svm.lambda_svm",
         svm.lambda_svm,
         lambda: {"K": K, "y": Y, "lam": 0.1, "tol": 1e-8},
-        GRAM_Y,
-        {"lam": "pos", "tol": "pos"},
-        iteration="max_iter",
     ),
     Row(
         "svm.nu_svm",
         svm.nu_svm,
         lambda: {"K": K, "y": Y, "nu": 0.5, "tol": 1e-8},
-        GRAM_Y,
-        {"nu": "nu", "tol": "pos"},
-        iteration="max_iter",
         extra=[
             (
                 "nu infeasible",
@@ -683,34 +681,21 @@ ROWS = [
         "svm.kkt_violation",
         svm.kkt_violation,
         lambda: {"alpha": ALPHA, "K": K, "y": Y, "C": 1.0, "p": -np.ones(N), "bias": True},
-        {"K": GRAM, "alpha": vector(), "y": LABELS, "p": vector(optional=True)},
-        {
-            "C": "pos_inf",
-            "delta": "real",
-            "bias": "bool",
-            "nu": ("nu", True),
-            "atol": ("nonneg", True),
-        },
     ),
     Row(
         "svm.intercept_free_sv",
         svm.intercept_free_sv,
         lambda: {"alpha": ALPHA, "K": K, "y": Y, "C": 1.0},
-        {"K": GRAM, "alpha": vector(), "y": LABELS},
-        {"C": "pos_inf"},
     ),
     Row(
         "svm.intercept_max_min",
         svm.intercept_max_min,
         lambda: {"alpha": ALPHA, "K": K, "y": Y},
-        {"K": GRAM, "alpha": vector(), "y": LABELS},
     ),
     Row(
-        "svm.decision_function",
-        svm.decision_function,
+        "svm.svm_predict",
+        svm.svm_predict,
         lambda: {"result": _fit_l1(), "K_test": KT},
-        {"K_test": matrix(samples=None)},
-        results=("result",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
@@ -718,8 +703,6 @@ ROWS = [
         "svm.margin",
         svm.margin,
         lambda: {"result": _fit_l1(), "K": K},
-        {"K": Role("gram", None)},
-        results=("result",),
         extra=[("K size", {"K": K[:5, :5]}, ValueError, r"^K must be the 6 x 6")],
         one_sample=False,
     ),
@@ -727,31 +710,29 @@ ROWS = [
         "svm.primal_w",
         svm.primal_w,
         lambda: {"result": _fit_l1(), "Phi": X},
-        {"Phi": data(samples=None)},
-        results=("result",),
         extra=[("Phi rows", {"Phi": X[:5]}, ValueError, r"^Phi")],
         one_sample=False,
     ),
-    Row("svm.c_from_nu", svm.c_from_nu, lambda: {"result": _fit_nu()}, results=("result",)),
+    Row(
+        "svm.c_from_nu",
+        svm.c_from_nu,
+        lambda: {"result": _fit_nu()},
+    ),
     Row(
         "svm.nu_to_c_svm",
         svm.nu_to_c_svm,
         lambda: {"result": _fit_nu(), "K": K},
-        {"K": Role("gram", None)},
-        results=("result",),
         one_sample=False,
     ),
     Row(
         "svm.c_from_lambda",
         svm.c_from_lambda,
         lambda: {"lam": 0.1, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
     ),
     Row(
         "svm.lambda_from_c",
         svm.lambda_from_c,
         lambda: {"C": 2.0, "n": 5},
-        scalars={"C": "pos", "n": "int1"},
     ),
     # model_selection
     Row(
@@ -787,7 +768,7 @@ ROWS = [
             "K": K,
             "y": Y,
             "fit": _fit_l1_at_1,
-            "predict": svm.decision_function,
+            "predict": svm.svm_predict,
             "folds": FOLDS,
             "loss": "misclassification",
         },
@@ -801,7 +782,7 @@ ROWS = [
             "K": K,
             "y": Y,
             "fit": svm.soft_margin_l1,
-            "predict": svm.decision_function,
+            "predict": svm.svm_predict,
             "C_grid": np.array([0.1, 1.0, 10.0]),
             "folds": FOLDS,
             "warm_start": False,
@@ -817,7 +798,7 @@ ROWS = [
             "K": K,
             "y": Y,
             "fit": svm.soft_margin_l1,
-            "predict": svm.decision_function,
+            "predict": svm.svm_predict,
             "grid": np.array([0.1, 1.0, 10.0]),
             "folds": FOLDS,
             "param": "C",
@@ -848,7 +829,7 @@ ROWS = [
             "gram": _gram_of_sigma,
             "y": Y,
             "fit": svm.soft_margin_l1,
-            "predict": svm.decision_function,
+            "predict": svm.svm_predict,
             "C_grid": np.array([0.1, 10.0]),
             "sigma_grid": np.array([1.0, 4.0]),
             "folds": FOLDS,
@@ -874,37 +855,29 @@ ROWS = [
         "svm.c_book_from_lambda",
         svm.c_book_from_lambda,
         lambda: {"lam": 0.1, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
     ),
     Row(
         "svm.penalty_lambda_from_c",
         svm.penalty_lambda_from_c,
         lambda: {"C": 2.0},
-        scalars={"C": "pos"},
     ),
     # pca
     Row(
         "pca.linear_pca",
         pca.linear_pca,
         lambda: {"X": X, "n_components": 2},
-        {"X": data()},
-        {"n_components": ("int1", True)},
         extra=[("n_components > d", {"n_components": 3}, ValueError, r"^n_components")],
     ),
     Row(
         "pca.kernel_pca",
         pca.kernel_pca,
         lambda: {"K": K, "n_components": 2, "tol": 1e-10},
-        {"K": GRAM},
-        {"n_components": ("int1", True), "tol": "nonneg"},
         extra=[("n_components > n", {"n_components": 7}, ValueError, r"^n_components")],
     ),
     Row(
-        "pca.transform",
-        pca.transform,
+        "pca.kernel_pca_transform",
+        pca.kernel_pca_transform,
         lambda: {"result": _fit_pca(), "K_test": KT},
-        {"K_test": matrix(samples=None)},
-        results=("result",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
@@ -963,23 +936,17 @@ ROWS = [
         "representer.rkhs_norm",
         representer.rkhs_norm,
         lambda: {"alpha": ALPHA, "K": K, "squared": True},
-        {"K": GRAM, "alpha": vector()},
-        {"squared": "bool"},
     ),
     Row(
         "representer.kernel_ridge_span",
         representer.kernel_ridge_span,
         lambda: {"K_xu": (1.0 + X @ X[:4].T) ** 2, "K_uu": K[:4, :4], "y": T, "lam": 0.5},
-        {"K_uu": GRAM, "K_xu": Role("matrix", (1,)), "y": vector(samples=None)},
-        {"lam": "pos"},
         extra=[("y length", {"y": T[:5]}, ValueError, r"\by\b")],
     ),
     Row(
         "representer.span_decomposition",
         representer.span_decomposition,
         lambda: {"coef": T, "K_uu": K, "n_span": 4},
-        {"K_uu": GRAM, "coef": vector()},
-        {"n_span": "int1"},
         extra=[("n_span > n", {"n_span": 7}, ValueError, r"^n_span")],
     ),
     # ridge
@@ -987,15 +954,11 @@ ROWS = [
         "ridge.kernel_ridge",
         ridge.kernel_ridge,
         lambda: {"K": K, "y": T, "lam": 0.5, "n_scaled": False},
-        {"K": GRAM, "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
     ),
     Row(
         "ridge.kernel_ridge_predict",
         ridge.kernel_ridge_predict,
         lambda: {"result": ridge.kernel_ridge(K, T, 0.5), "K_test": KT},
-        {"K_test": matrix(samples=None)},
-        results=("result",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
@@ -1003,78 +966,57 @@ ROWS = [
         "ridge.ridge_primal",
         ridge.ridge_primal,
         lambda: {"X": X, "y": T, "lam": 0.5},
-        {"X": data(), "y": vector()},
-        {"lam": "pos"},
     ),
     Row(
         "ridge.kernel_ridge_objective",
         ridge.kernel_ridge_objective,
         lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": True},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
     ),
     Row(
         "ridge.kernel_ridge_gradient",
         ridge.kernel_ridge_gradient,
         lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5, "n_scaled": False},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos", "n_scaled": "bool"},
     ),
     Row(
         "ridge.lam_mean_to_sum",
         ridge.lam_mean_to_sum,
         lambda: {"lam": 0.1, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
     ),
     Row(
         "ridge.lam_sum_to_mean",
         ridge.lam_sum_to_mean,
         lambda: {"lam": 0.5, "n": 5},
-        scalars={"lam": "pos", "n": "int1"},
     ),
     Row(
         "ridge.kernel_ridge_lagrange",
         ridge.kernel_ridge_lagrange,
         lambda: {"K": K, "y": T, "lam": 0.5},
-        {"K": GRAM, "y": vector()},
-        {"lam": "pos"},
     ),
     Row(
         "ridge.kernel_ridge_lagrange_objective",
         ridge.kernel_ridge_lagrange_objective,
         lambda: {"alpha": ALPHA, "K": K, "y": T, "lam": 0.5},
-        {"K": GRAM, "alpha": vector(), "y": vector()},
-        {"lam": "pos"},
     ),
     Row(
         "ridge.kernel_ridge_lagrange_predict",
         ridge.kernel_ridge_lagrange_predict,
         lambda: {"K": K, "y": T, "lam": 0.5, "K_test": KT},
-        {"K": GRAM, "y": vector(), "K_test": matrix()},
-        {"lam": "pos"},
     ),
     Row(
         "ridge.ridge_weights_from_lagrange",
         ridge.ridge_weights_from_lagrange,
         lambda: {"X": X, "alpha": ALPHA, "lam": 0.5},
-        {"X": data(), "alpha": vector()},
-        {"lam": "pos"},
     ),
     # svr
     Row(
         "svr.svr",
         svr.svr,
         lambda: {"K": K, "y": T, "C": 1.0, "epsilon": 0.5, "tol": 1e-8, "shrinking": True},
-        {"K": GRAM, "y": vector()},
-        {"C": "pos", "epsilon": "nonneg", "tol": "pos", "shrinking": "bool"},
-        iteration="max_iter",
     ),
     Row(
         "svr.svr_predict",
         svr.svr_predict,
         lambda: {"result": _fit_svr(), "K_test": KT},
-        {"K_test": matrix(samples=None)},
-        results=("result",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
@@ -1082,7 +1024,6 @@ ROWS = [
         "svr.c_from_penalty_lambda",
         svr.c_from_penalty_lambda,
         lambda: {"lam": 0.5},
-        scalars={"lam": "pos"},
     ),
     # cvx
     _cvx_row("hard_margin_primal"),
@@ -1094,8 +1035,8 @@ ROWS = [
     _cvx_row("lambda_svm_primal", "lam", value=0.1),
     _cvx_row("lambda_svm_dual", "lam", value=0.1),
     _cvx_row("lambda_svm_mu_dual", "lam", value=0.1),
-    _cvx_row("nu_svm_primal", "nu", "nu", 0.5),
-    _cvx_row("nu_svm_dual", "nu", "nu", 0.5),
+    _cvx_row("nu_svm_primal", "nu", 0.5),
+    _cvx_row("nu_svm_dual", "nu", 0.5),
     _cvx_row("svr_primal", "C_epsilon", regression_targets=True),
     _cvx_row("svr_dual", "C_epsilon", regression_targets=True),
     *[
@@ -1103,18 +1044,14 @@ ROWS = [
             f"cvx.{name} (with Phi)",
             getattr(cvx, name),
             lambda: {"K": None, "y": Y, "C": 1.0, "Phi": X},
-            {"Phi": data(optional=True), "y": LABELS},
-            {"C": "pos"},
             extra=[("K and Phi None", {"Phi": None}, ValueError, r"^K and Phi are both None")],
         )
         for name in ("soft_margin_l1_primal", "soft_margin_l1_dual")
     ],
     Row(
-        "cvx.primal_decision_function",
-        cvx.primal_decision_function,
+        "cvx.primal_predict",
+        cvx.primal_predict,
         lambda: {"primal": _primal(), "K_test": KT},
-        {"K_test": matrix(samples=None)},
-        results=("primal",),
         extra=[("K_test columns", {"K_test": KT[:, :5]}, ValueError, r"^K_test")],
         one_sample=False,
     ),
@@ -1122,31 +1059,20 @@ ROWS = [
         "cvx.solve_reference",
         cvx.solve_reference,
         lambda: {"problem": _problem(), "accept_inaccurate": False, "what": "x"},
-        scalars={"accept_inaccurate": "bool"},
         extra=[
-            ("problem None", {"problem": None}, TypeError, r"^problem must be a cvxpy\.Problem"),
             ("what not a str", {"what": 3}, TypeError, r"^what"),
         ],
         types=False,
     ),
 ]
 
-#: y of the general SMO form: +-1, one class allowed (so not the LABELS role).
-SMO_Y = [
-    ("y 0/1", {"y": np.where(Y > 0, 1.0, 0.0)}, ValueError, r"^y must contain only -1 and \+1"),
-    ("y strings", {"y": np.where(Y > 0, "1", "-1")}, ValueError, r"^y"),
-]
 UP = np.array([True, False, True, False, True, False])
 SMO_ROWS = [
     Row(
         "smo.smo",
         smo.smo,
         lambda: {"K": K, "y": Y, "p": -np.ones(6), "C": 1.0, "alpha0": np.zeros(6), "tol": 1e-6},
-        {"K": GRAM, "y": vector(), "p": vector(), "alpha0": vector(optional=True)},
-        {"C": "pos_inf", "tol": "pos", "two_constraints": "bool", "shrinking": "bool"},
-        iteration="max_iter",
         extra=[
-            *SMO_Y,
             ("alpha0 above C", {"alpha0": np.full(6, 2.0)}, ValueError, r"^alpha0 must"),
             ("C of 5 values", {"C": np.ones(5)}, ValueError, r"^C must"),
         ],
@@ -1155,11 +1081,7 @@ SMO_ROWS = [
         "smo.smo_textbook",
         smo.smo_textbook,
         lambda: {"K": K, "y": Y, "p": -np.ones(6), "C": 1.0, "alpha0": np.zeros(6), "tol": 1e-6},
-        {"K": GRAM, "y": vector(), "p": vector(), "alpha0": vector(optional=True)},
-        {"C": "pos_inf", "tol": "pos", "record": "bool"},
-        iteration="max_iter",
         extra=[
-            *SMO_Y,
             ("alpha0 above C", {"alpha0": np.full(6, 2.0)}, ValueError, r"^alpha0 must"),
             ("C of 5 values", {"C": np.ones(5)}, ValueError, r"^C must"),
         ],
@@ -1168,10 +1090,7 @@ SMO_ROWS = [
         "smo.working_sets",
         smo.working_sets,
         lambda: {"alpha": np.zeros(6), "y": Y, "C": 1.0},
-        {"alpha": vector(), "y": vector()},
-        {"C": "pos_inf"},
         extra=[
-            *SMO_Y,
             ("alpha above C", {"alpha": np.full(6, 2.0)}, ValueError, r"^alpha must"),
         ],
     ),
@@ -1179,7 +1098,6 @@ SMO_ROWS = [
         "smo.optimality_gap",
         smo.optimality_gap,
         lambda: {"v": T, "up": UP, "low": ~UP},
-        {"v": vector()},
         extra=[
             ("up of floats", {"up": UP.astype(float)}, ValueError, r"^up must be a boolean"),
             ("low too short", {"low": ~UP[:5]}, ValueError, r"^low must be a boolean"),
@@ -1190,22 +1108,6 @@ SMO_ROWS = [
 ]
 ROWS += SMO_ROWS
 
-# --- what is bad for each kind of argument --------------------------------------------------
-
-NAN, INF = math.nan, math.inf
-#: Bad values of each kind of scalar; a ``bool`` flag takes ``TypeError``, the others
-#: ``ValueError``. ``(kind, True)`` in a row marks an optional argument (``None`` valid).
-BAD_SCALARS = {
-    "pos": [0, 0.0, -1.0, NAN, INF, -INF, "1", 1j, True, None, [1.0]],
-    "pos_inf": [0.0, -1.0, NAN, -INF, "1", 1j, True, None],
-    "nonneg": [-1.0, -1e-300, NAN, INF, "0", 1j, True, None],
-    "real": [NAN, INF, -INF, "1", 1 + 0j, True, None],
-    "int1": [0, -1, np.int64(0), 1.5, 2.0, NAN, INF, "2", True, None],
-    "nu": [0.0, -0.25, 1.5, NAN, INF, "0.5", True, None],
-    "prob_open": [0.0, 1.0, -0.25, 1.5, NAN, INF, "0.5", 0.5j, True, None],
-    "unit": [-0.25, 1.5, NAN, INF, -INF, "0.5", 0.5j, True, None],
-    "bool": ["yes", 1, 0, 1.0, None],
-}
 BAD_ITERATION_LIMITS = [0, -1, 1.5, "10", True]
 BAD_RESULTS = [None, {}, np.zeros(3), "result"]
 
@@ -1286,14 +1188,15 @@ def _array_scenarios(row):
             )
             expect = start if role.kind == "gram_raise" else NotPSD(name, role.kind == "gram")
             yield f"{name} not PSD", _replace(name, _not_psd), expect
-        if role.kind == "labels":
+        if role.kind in ("labels", "signs"):  # signs: the general SMO form, one class allowed
             for label, transform in [
                 ("0/1", lambda a: np.where(np.asarray(a) > 0, 1.0, 0.0)),
                 ("one class", lambda a: np.ones(len(a))),
                 ("+-2", lambda a: 2.0 * np.asarray(a)),
                 ("'1'/'-1'", lambda a: np.where(np.asarray(a) > 0, "1", "-1")),
             ]:
-                yield f"{name} {label}", _replace(name, transform), start
+                if not (role.kind == "signs" and label == "one class"):
+                    yield f"{name} {label}", _replace(name, transform), start
         if role.kind == "cluster_labels":
             for label, transform in [
                 ("fractions", lambda a: np.asarray(a) + 0.5),
@@ -1376,14 +1279,21 @@ def test_bad_input_gets_a_clear_error_or_the_documented_warning(row, scenario, e
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r.iteration], ids=lambda r: r.name)
-def test_an_iteration_limit_of_one_returns(row):
+def test_an_iteration_limit_of_one_returns_after_one_iteration(row):
+    # The limit is kept (one iteration, or one pass, at most) and a run that it stops before
+    # convergence says so: converged is False and a ConvergenceWarning was issued.
     kwargs = {**row.make(), row.iteration: 1}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
-            row.func(**kwargs)
+            result = row.func(**kwargs)
         except NotSeparableError:  # a proof of non-separability may come at any iteration
-            pass
+            return
+    result = result[0] if isinstance(result, tuple) else result  # smo_textbook with record
+    count = result.epochs if hasattr(result, "epochs") else result.n_iter
+    assert 0 <= count <= 1
+    warned = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    assert warned == (not result.converged)
 
 
 def _one_sample(row, kwargs):
@@ -1416,12 +1326,16 @@ def _arrays(kwargs):
 def test_inputs_are_never_modified(row):
     kwargs = row.make()
     before = {k: v.copy() for k, v in _arrays(kwargs).items()}
-    results = {k: dataclasses.replace(kwargs[k]) for k in row.results}
+    results = {k: dataclasses.replace(kwargs[k]) for k in row.results if _is_result(kwargs[k])}
     _call(row, kwargs)
     for k, v in before.items():
         assert np.array_equal(kwargs[k], v), k
     for k, r in results.items():
         _assert_same(kwargs[k], r, exact=True)
+
+
+def _is_result(value):
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
 
 
 def _assert_same(a, b, exact=False):

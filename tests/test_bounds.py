@@ -26,7 +26,7 @@ from kernels_ref.bounds import (
 )
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.perceptron import perceptron_primal
-from kernels_ref.svm import decision_function, hard_margin, margin, soft_margin_l1
+from kernels_ref.svm import hard_margin, margin, soft_margin_l1, svm_predict
 
 # --- exact values -------------------------------------------------------------------------
 
@@ -167,14 +167,14 @@ def test_vc_bound_by_hand():
 )
 def test_vc_bound_monotone_in_D_N_delta_and_linear_in_C_and_R_emp(R_emp, D, N, delta, C):
     assume(D < N)
-    base = vc_bound(R_emp, D, N, delta, C)
+    base = vc_bound(R_emp, D, N, delta, C=C)
     confidence = base - R_emp
     assert confidence > 0
     if D + 1 < N:
-        assert vc_bound(R_emp, D + 1, N, delta, C) > base  # more capacity, weaker bound
-    assert vc_bound(R_emp, D, N + 1, delta, C) < base  # more data, tighter bound
-    assert vc_bound(R_emp, D, N, delta / 2, C) > base  # more confidence, weaker bound
-    assert vc_bound(0.0, D, N, delta, 2 * C) == pytest.approx(2 * confidence, rel=1e-12)
+        assert vc_bound(R_emp, D + 1, N, delta, C=C) > base  # more capacity, weaker bound
+    assert vc_bound(R_emp, D, N + 1, delta, C=C) < base  # more data, tighter bound
+    assert vc_bound(R_emp, D, N, delta / 2, C=C) > base  # more confidence, weaker bound
+    assert vc_bound(0.0, D, N, delta, C=2 * C) == pytest.approx(2 * confidence, rel=1e-12)
 
 
 def test_vc_bound_is_vacuous_as_D_reaches_N():
@@ -287,7 +287,7 @@ def test_geometric_margin_of_the_hard_margin_svm_is_its_margin(seed):
     X, y = _two_clouds(seed, 15, 3.0)
     K = linear_kernel(X)
     res = hard_margin(K, y, tol=1e-11)
-    f = decision_function(res, K)
+    f = svm_predict(res, K)
     gamma = margin(res, K)
     assert geometric_margin(f, y, 1 / gamma) == pytest.approx(gamma, rel=1e-8)
     gm = functional_margins(f, y)
@@ -301,7 +301,7 @@ def test_margin_slacks_of_the_soft_margin_svm_are_its_hinge_losses_times_gamma(s
     X, y = _two_clouds(seed, 30, 0.7)
     K = gaussian_kernel(X, sigma=1.0)
     res = soft_margin_l1(K, y, 1.0, tol=1e-11)
-    f = decision_function(res, K)
+    f = svm_predict(res, K)
     gamma = margin(res, K)
     xi = margin_slacks(f, y, gamma, 1 / gamma)
     hinge = np.maximum(0.0, 1 - y * f)
@@ -520,7 +520,7 @@ def test_informative_sample_size_stops():
         informative_sample_size(lambda m: 2.0, m_max=1000)
     with pytest.raises(ValueError, match=r"^bound must be callable"):
         informative_sample_size(1.0)
-    with pytest.raises(ValueError, match=r"^m_max must be >= m_min"):
+    with pytest.raises(ValueError, match=r"^m_max must lie in \[10, inf\]"):
         informative_sample_size(lambda m: 0.5, m_min=10, m_max=5)
 
 

@@ -93,15 +93,15 @@ def test_each_estimator_returns_what_its_package_function_returns_on_the_gram_ma
     res = svm.nu_svm(K, y, 0.3)  # reported as libsvm does, as the C-SVM it equals: f / rho
     assert same(
         NuSVC(nu=0.3, sigma=0.8).fit(X, y).decision_function(Z),
-        svm.decision_function(res, K_test) / res.rho,
+        svm.svm_predict(res, K_test) / res.rho,
     )
     res = svr.svr(K, X[:, 1], 1.0, 0.1)
     assert same(EpsilonSVR(sigma=0.8).fit(X, X[:, 1]).predict(Z), svr.svr_predict(res, K_test))
     alpha = ridge.kernel_ridge(K, X[:, 1], 0.5).alpha
     assert same(KernelRidge(lam=0.5, sigma=0.8).fit(X, X[:, 1]).predict(Z), K_test @ alpha)
     res = pca.kernel_pca(K, n_components=3)
-    assert same(KernelPCA(3, sigma=0.8).fit(X).transform(Z), pca.transform(res, K_test))
-    res = clustering.kernel_kmeans(K, 3, rng=5)
+    assert same(KernelPCA(3, sigma=0.8).fit(X).transform(Z), pca.kernel_pca_transform(res, K_test))
+    res = clustering.kernel_kmeans(K, 3, seed=5)
     assert np.array_equal(KernelKMeans(3, sigma=0.8, random_state=5).fit_predict(X), res.labels)
 
 

@@ -17,7 +17,7 @@ from kernels_ref.feature_space import (
     gaussian_distance,
     kernel_distance,
     nearest_centroid,
-    nearest_centroid_decision,
+    nearest_centroid_predict,
     polynomial_feature_dimension,
     polynomial_feature_map,
 )
@@ -48,18 +48,18 @@ def test_polynomial_feature_map_matches_rousseau_for_c1_degree2():
     x = np.array([[2.0, 3.0]])
     # Rousseau: (1, x1^2, x2^2, sqrt2 x1, sqrt2 x2, sqrt2 x1 x2), in another order.
     expected = [1.0, 4.0, 9.0, 2 * math.sqrt(2), 3 * math.sqrt(2), 6 * math.sqrt(2)]
-    assert sorted(polynomial_feature_map(x, 2, 1.0)[0]) == pytest.approx(sorted(expected))
+    assert sorted(polynomial_feature_map(x, degree=2, c=1.0)[0]) == pytest.approx(sorted(expected))
 
 
 def test_polynomial_feature_map_matches_valle_vidal_for_c0_degree2():
     x = np.array([[2.0, 3.0]])
     expected = [4.0, 9.0, 6 * math.sqrt(2)]  # (x1^2, x2^2, sqrt2 x1 x2)
-    assert sorted(polynomial_feature_map(x, 2, 0.0)[0]) == pytest.approx(sorted(expected))
+    assert sorted(polynomial_feature_map(x, degree=2, c=0.0)[0]) == pytest.approx(sorted(expected))
 
 
 @given(data(), st.integers(1, 4), st.floats(0.0, 3.0))
 def test_polynomial_feature_map_reproduces_the_kernel(X, degree, c):
-    Phi = polynomial_feature_map(X, degree, c)
+    Phi = polynomial_feature_map(X, degree=degree, c=c)
     K = polynomial_kernel(X, degree=degree, c=c)
     np.testing.assert_allclose(Phi @ Phi.T, K, rtol=1e-10, atol=1e-8 * max(1.0, np.abs(K).max()))
 
@@ -67,10 +67,10 @@ def test_polynomial_feature_map_reproduces_the_kernel(X, degree, c):
 @given(st.integers(1, 6), st.integers(1, 5))
 def test_polynomial_feature_dimension_counts_the_map_coordinates(d, degree):
     X = np.ones((1, d))
-    assert polynomial_feature_map(X, degree, 0.0).shape[1] == polynomial_feature_dimension(
+    assert polynomial_feature_map(X, degree=degree, c=0.0).shape[1] == polynomial_feature_dimension(
         d, degree, homogeneous=True
     )
-    assert polynomial_feature_map(X, degree, 1.0).shape[1] == polynomial_feature_dimension(
+    assert polynomial_feature_map(X, degree=degree, c=1.0).shape[1] == polynomial_feature_dimension(
         d, degree
     )
 
@@ -142,7 +142,7 @@ def test_nearest_centroid_rule_equals_comparing_the_two_distances(Xy, sigma):
     plus, minus = y > 0, y < 0
     d_plus = distance_to_set(K_test[:, plus], ones, K[np.ix_(plus, plus)])
     d_minus = distance_to_set(K_test[:, minus], ones, K[np.ix_(minus, minus)])
-    f = nearest_centroid_decision(nearest_centroid(K, y), K_test)
+    f = nearest_centroid_predict(nearest_centroid(K, y), K_test)
     np.testing.assert_allclose(f, d_minus**2 - d_plus**2, atol=1e-9)
 
 
@@ -154,7 +154,7 @@ def test_nearest_centroid_decision_from_the_result_alone_is_the_formula(Xy, sigm
     plus, minus = y > 0, y < 0
     b = K[np.ix_(minus, minus)].mean() - K[np.ix_(plus, plus)].mean()
     expected = 2.0 * K[:, plus].mean(axis=1) - 2.0 * K[:, minus].mean(axis=1) + b
-    np.testing.assert_array_equal(nearest_centroid_decision(result, K), expected)
+    np.testing.assert_array_equal(nearest_centroid_predict(result, K), expected)
 
 
 # --- centring -------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ K2 = np.eye(2)
         (lambda: nearest_centroid(K2, [1, 1]), "y"),
         (lambda: nearest_centroid(K2, [1, 0]), "y"),
         (
-            lambda: nearest_centroid_decision(nearest_centroid(K2, [1, -1]), np.ones((1, 3))),
+            lambda: nearest_centroid_predict(nearest_centroid(K2, [1, -1]), np.ones((1, 3))),
             "K_test",
         ),
         (lambda: nearest_centroid(np.ones((2, 3)), [1, -1]), "^K "),
@@ -240,7 +240,7 @@ def test_inputs_are_not_modified():
     finite_feature_map(K)
     kernel_distance(K_test, np.ones(2), np.ones(6))
     distance_to_set(K_test, np.ones(2), K)
-    nearest_centroid_decision(nearest_centroid(K, y), K_test)
+    nearest_centroid_predict(nearest_centroid(K, y), K_test)
     center_gram(K)
     center_test_gram(K_test, K)
     for a, b in zip((X, K, K_test, y), saved, strict=True):

@@ -29,7 +29,7 @@ from kernels_ref.model_selection import (
     validation_error,
 )
 from kernels_ref.ridge import kernel_ridge, kernel_ridge_predict
-from kernels_ref.svm import decision_function, soft_margin_l1
+from kernels_ref.svm import soft_margin_l1, svm_predict
 
 
 def labels(n_pos, n_neg):
@@ -198,10 +198,10 @@ def test_validation_error_of_a_separable_problem_is_zero_and_of_a_swapped_one_is
         return soft_margin_l1(K, y, 10.0)
 
     K = linear_kernel(x)
-    assert validation_error(K, y, fit, decision_function, folds) == 0.0
+    assert validation_error(K, y, fit, svm_predict, folds) == 0.0
 
     def swapped(result, K_val):
-        return -decision_function(result, K_val)
+        return -svm_predict(result, K_val)
 
     assert validation_error(K, y, fit, swapped, folds) == 1.0
 
@@ -315,11 +315,9 @@ def test_grid_search_c_equals_validation_error_at_each_c():
     K = gaussian_kernel(X, sigma=1.0)
     folds = k_fold(24, 4, y=y, seed=2)
     C_grid = [0.1, 1.0, 10.0]
-    res = grid_search_C(K, y, soft_margin_l1, decision_function, C_grid, folds)
+    res = grid_search_C(K, y, soft_margin_l1, svm_predict, C_grid, folds)
     for j, C in enumerate(C_grid):
-        err = validation_error(
-            K, y, lambda K, y, C=C: soft_margin_l1(K, y, C), decision_function, folds
-        )
+        err = validation_error(K, y, lambda K, y, C=C: soft_margin_l1(K, y, C), svm_predict, folds)
         assert res.errors[j] == err
 
 
@@ -362,7 +360,7 @@ def test_a_warm_started_svm_is_the_svm(seed, sigma):
         # same dual objective (the dual has a unique optimal value) to the solver's tolerance
         assert warm.dual_objective == pytest.approx(cold.dual_objective, rel=1e-6, abs=1e-9)
         assert warm.kkt_violation <= 1e-7
-        f_warm, f_cold = decision_function(warm, K), decision_function(cold, K)
+        f_warm, f_cold = svm_predict(warm, K), svm_predict(cold, K)
         np.testing.assert_allclose(f_warm, f_cold, atol=1e-4 * (1 + np.abs(f_cold).max()))
         previous = warm
 
@@ -372,8 +370,8 @@ def test_warm_and_cold_grid_searches_give_the_same_curve():
     K = gaussian_kernel(X, sigma=1.0)
     folds = k_fold(40, 4, y=y, seed=0)
     C_grid = np.logspace(-2, 2, 5)
-    cold = grid_search_C(K, y, soft_margin_l1, decision_function, C_grid, folds)
-    warm = grid_search_C(K, y, _warm_fit, decision_function, C_grid, folds, warm_start=True)
+    cold = grid_search_C(K, y, soft_margin_l1, svm_predict, C_grid, folds)
+    warm = grid_search_C(K, y, _warm_fit, svm_predict, C_grid, folds, warm_start=True)
     assert np.array_equal(cold.errors, warm.errors) and cold.index == warm.index
 
 
@@ -391,7 +389,7 @@ def test_grid_search_c_sigma_on_a_ring_prefers_a_gaussian_that_separates_it():
         lambda s: gaussian_kernel(X, sigma=s),
         y,
         soft_margin_l1,
-        decision_function,
+        svm_predict,
         [0.1, 10.0],
         [0.01, 1.0],
         folds,
@@ -427,7 +425,7 @@ def test_the_full_gram_matrix_is_tested_once_and_warns_once(psd_tests):
     folds = k_fold(12, 3, y=y, seed=0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        grid_search_C(K, y, soft_margin_l1, decision_function, [0.1, 1.0], folds)
+        grid_search_C(K, y, soft_margin_l1, svm_predict, [0.1, 1.0], folds)
     not_psd = [w for w in caught if w.category is NotPSDWarning]
     assert len(not_psd) == 1 and str(not_psd[0].message).startswith("K is not")
     assert psd_tests.count(12) == 1 and all(size == 8 for size in psd_tests[1:])
@@ -530,14 +528,14 @@ def test_bad_folds_are_rejected(folds, pattern):
 )
 def test_bad_c_grids_are_rejected(grid, pattern):
     with pytest.raises(ValueError, match=pattern):
-        grid_search_C(K6, Y6, soft_margin_l1, decision_function, grid, FOLDS6)
+        grid_search_C(K6, Y6, soft_margin_l1, svm_predict, grid, FOLDS6)
 
 
 def test_bad_arguments_of_the_sigma_search():
     def gram(s):
         return s * K6
 
-    fit, predict = soft_margin_l1, decision_function
+    fit, predict = soft_margin_l1, svm_predict
     with pytest.raises(ValueError, match=r"^gram must be callable"):
         grid_search_C_sigma(K6, Y6, fit, predict, [1.0], [1.0], FOLDS6)
     with pytest.raises(ValueError, match=r"^sigma_grid must contain positive numbers"):
@@ -554,7 +552,7 @@ def test_bad_arguments_of_the_sigma_search():
 
 def test_warm_start_must_be_a_bool():
     with pytest.raises(TypeError, match=r"^warm_start must be a bool"):
-        grid_search_C(K6, Y6, soft_margin_l1, decision_function, [1.0], FOLDS6, warm_start="yes")
+        grid_search_C(K6, Y6, soft_margin_l1, svm_predict, [1.0], FOLDS6, warm_start="yes")
 
 
 # --- any iterable of folds ------------------------------------------------------------------------
@@ -568,17 +566,17 @@ def test_a_scikit_learn_splitter_generator_gives_the_search_of_its_list():
     cv = StratifiedKFold(n_splits=3, shuffle=True, random_state=0)
     as_list = list(cv.split(X, y))
     from_generator = grid_search_C(
-        K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], cv.split(X, y)
+        K, y, soft_margin_l1, svm_predict, [0.1, 1.0, 10.0], cv.split(X, y)
     )
-    from_list = grid_search_C(K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], as_list)
+    from_list = grid_search_C(K, y, soft_margin_l1, svm_predict, [0.1, 1.0, 10.0], as_list)
     assert np.array_equal(from_generator.errors, from_list.errors)
     assert np.array_equal(from_generator.fold_errors, from_list.fold_errors)
     assert from_generator.n_validation == 30 and from_generator.fold_errors.shape == (3, 3)
     # a generator of the package's own folds, and validation_error on one
     folds = k_fold(30, 3, y=y, seed=0)
     fit = lambda K, y: soft_margin_l1(K, y, 1.0)  # noqa: E731
-    assert validation_error(K, y, fit, decision_function, (pair for pair in folds)) == (
-        validation_error(K, y, fit, decision_function, folds)
+    assert validation_error(K, y, fit, svm_predict, (pair for pair in folds)) == (
+        validation_error(K, y, fit, svm_predict, folds)
     )
 
 
@@ -672,9 +670,9 @@ def test_grid_search_of_c_is_grid_search_c():
     X, y = overlapping(5, 24)
     K = gaussian_kernel(X, sigma=1.0)
     folds = k_fold(24, 4, y=y, seed=1)
-    a = grid_search_C(K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], folds)
+    a = grid_search_C(K, y, soft_margin_l1, svm_predict, [0.1, 1.0, 10.0], folds)
     b = grid_search(
-        K, y, soft_margin_l1, decision_function, [0.1, 1.0, 10.0], folds, param="C",
+        K, y, soft_margin_l1, svm_predict, [0.1, 1.0, 10.0], folds, param="C",
         more_regularised="smaller",
     )  # fmt: skip
     assert np.array_equal(a.errors, b.errors) and np.array_equal(a.fold_errors, b.fold_errors)
@@ -706,7 +704,7 @@ def test_refit_is_the_learner_at_the_choice_on_all_the_data():
     X, y = overlapping(6, 30)
     K = gaussian_kernel(X, sigma=1.0)
     folds = k_fold(30, 3, y=y, seed=0)
-    res = grid_search_C(K, y, soft_margin_l1, decision_function, [0.01, 1.0, 100.0], folds)
+    res = grid_search_C(K, y, soft_margin_l1, svm_predict, [0.01, 1.0, 100.0], folds)
     fitted = res.refit(K, y)
     direct = soft_margin_l1(K, y, res.C)
     assert np.array_equal(fitted.alpha, direct.alpha) and fitted.b == direct.b
@@ -718,9 +716,7 @@ def test_refit_after_the_sigma_search_takes_gram_or_the_matrix():
     X, y = overlapping(8, 24)
     gram = lambda s: gaussian_kernel(X, sigma=s)  # noqa: E731
     folds = k_fold(24, 3, y=y, seed=0)
-    res = grid_search_C_sigma(
-        gram, y, soft_margin_l1, decision_function, [0.1, 10.0], [0.3, 3.0], folds
-    )
+    res = grid_search_C_sigma(gram, y, soft_margin_l1, svm_predict, [0.1, 10.0], [0.3, 3.0], folds)
     by_gram, by_matrix = res.refit(gram, y), res.refit(gram(res.sigma), y)
     direct = soft_margin_l1(gaussian_kernel(X, sigma=res.sigma), y, res.C)
     assert np.array_equal(by_gram.alpha, direct.alpha) and np.array_equal(
@@ -743,7 +739,7 @@ def test_bad_arguments_of_grid_search(kwargs, pattern):
     args.update(kwargs)
     grid = args.pop("grid")
     with pytest.raises(ValueError, match=pattern):
-        grid_search(K6, Y6, soft_margin_l1, decision_function, grid, FOLDS6, **args)
+        grid_search(K6, Y6, soft_margin_l1, svm_predict, grid, FOLDS6, **args)
 
 
 def test_grid_search_accepts_zero_and_negative_values():

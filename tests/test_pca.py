@@ -13,8 +13,8 @@ from kernels_ref.kernels import gaussian_kernel, linear_kernel, polynomial_kerne
 from kernels_ref.pca import (
     KernelPCAResult,
     kernel_pca,
+    kernel_pca_transform,
     linear_pca,
-    transform,
 )
 
 seeds = st.integers(0, 2**32 - 1)
@@ -69,7 +69,7 @@ def test_kernel_pca_of_two_points_is_half_their_feature_distance():
 def test_kernel_pca_projects_a_new_point_of_the_cross_by_hand():
     X = np.array([[-1.0, 0.0], [3.0, 0.0], [-1.0, -1.0], [-1.0, 1.0]])
     res = kernel_pca(linear_kernel(X))
-    Z = transform(res, linear_kernel([[1.0, -3.0], [0.0, 0.0]], X))
+    Z = kernel_pca_transform(res, linear_kernel([[1.0, -3.0], [0.0, 0.0]], X))
     # directions +-e1 and +-e2, mean 0: coordinates are the coordinates, up to sign
     assert np.abs(Z) == pytest.approx(np.array([[1.0, 3.0], [0.0, 0.0]]), abs=1e-12)
 
@@ -141,7 +141,7 @@ def test_transform_of_the_training_points_gives_the_training_projections(seed, n
     X = random_data(seed, n, 3)
     K = gaussian_kernel(X, sigma=sigma)
     res = kernel_pca(K)
-    Z = transform(res, K)
+    Z = kernel_pca_transform(res, K)
     assert np.allclose(Z, res.projections, atol=1e-7 * max(1.0, np.abs(res.projections).max()))
 
 
@@ -153,7 +153,7 @@ def test_transform_from_the_result_alone_is_the_formula_with_k_train(seed, n, si
     K_test = gaussian_kernel(X + 0.1, X, sigma=sigma)
     for Z_test in (K, K_test):
         expected = center_test_gram(Z_test, K) @ res.alphas  # the formula, given K_train
-        np.testing.assert_array_equal(transform(res, Z_test), expected)
+        np.testing.assert_array_equal(kernel_pca_transform(res, Z_test), expected)
 
 
 @given(seeds, st.integers(4, 25), st.integers(1, 4), st.integers(1, 10))
@@ -164,7 +164,7 @@ def test_transform_with_linear_kernel_projects_centred_points(seed, n, d, m):
     k = min(d, n - 1)
     assume(gap_ok(lin.variances, k))
     res = kernel_pca(linear_kernel(X), n_components=k)
-    Z = transform(res, linear_kernel(T, X))
+    Z = kernel_pca_transform(res, linear_kernel(T, X))
     expected = (T - lin.mean) @ lin.components[:, :k]
     signs = np.where(np.sum(res.projections * lin.projections[:, :k], axis=0) < 0, -1.0, 1.0)
     assert np.allclose(Z, expected * signs, atol=1e-7 * max(1.0, np.abs(expected).max()))
@@ -313,11 +313,11 @@ def test_transform_rejects_bad_input():
     res = kernel_pca(K)
     K_test = gaussian_kernel(X[:2] + 0.1, X)
     with pytest.raises(TypeError, match=r"^result must be of type KernelPCAResult .*got ndarray"):
-        transform(res.alphas, K_test)
+        kernel_pca_transform(res.alphas, K_test)
     with pytest.raises(ValueError, match=r"^K_test"):
-        transform(res, K_test[:, :5])
+        kernel_pca_transform(res, K_test[:, :5])
     with pytest.raises(ValueError, match=r"^K_test contains NaN"):
-        transform(res, np.where(K_test > 0.5, np.nan, K_test))
+        kernel_pca_transform(res, np.where(K_test > 0.5, np.nan, K_test))
 
 
 @pytest.mark.parametrize(
@@ -331,7 +331,7 @@ def test_transform_rejects_bad_input():
 )
 def test_linear_pca_rejects_bad_input(X, n_components, match):
     with pytest.raises(ValueError, match=match):
-        linear_pca(X, n_components)
+        linear_pca(X, n_components=n_components)
 
 
 def test_inputs_are_not_modified():
@@ -340,8 +340,8 @@ def test_inputs_are_not_modified():
     K_test = gaussian_kernel(X[:3] + 0.2, X)
     copies = X.copy(), K.copy(), K_test.copy()
     res = kernel_pca(K, n_components=3)
-    transform(res, K_test)
-    linear_pca(X, 1)
+    kernel_pca_transform(res, K_test)
+    linear_pca(X, n_components=1)
     for original, copy in zip((X, K, K_test), copies, strict=True):
         assert np.array_equal(original, copy)
 
@@ -368,10 +368,10 @@ def _not_psd_warnings(call):
 def test_kernel_pca_warns_once_and_tests_psd_once(psd_tests):
     X = random_data(0, 12, 2)
     K = np.tanh(2.0 * X @ X.T - 1.0)  # a sigmoid "kernel": not PSD
-    res, names = _not_psd_warnings(lambda: kernel_pca(K, 1))
+    res, names = _not_psd_warnings(lambda: kernel_pca(K, n_components=1))
     assert names == ["K"] and psd_tests == [12]
     psd_tests.clear()
-    _, names = _not_psd_warnings(lambda: transform(res, K[:3]))
+    _, names = _not_psd_warnings(lambda: kernel_pca_transform(res, K[:3]))
     assert names == [] and psd_tests == []  # the result holds the column means of K
 
 

@@ -18,7 +18,7 @@ from kernels_ref.perceptron import (
     perceptron_criterion,
     perceptron_criterion_gradient,
     perceptron_dual,
-    perceptron_dual_decision,
+    perceptron_dual_predict,
     perceptron_primal,
 )
 
@@ -109,7 +109,7 @@ def test_dual_decision_hand_example():
     x_test = np.array([[0.0], [2.0], [3.0]])
     res = perceptron_dual(linear_kernel(X1), Y1)
     assert res.alpha.tolist() == [3.0, 3.0, 1.0, 2.0] and res.b == -16.0
-    f = perceptron_dual_decision(res, linear_kernel(x_test, X1))
+    f = perceptron_dual_predict(res, linear_kernel(x_test, X1))
     assert f.tolist() == [-16.0, -4.0, 2.0]
 
 
@@ -131,7 +131,7 @@ def test_xor_kernel_perceptron_converges(K):
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         res = perceptron_dual(K, Y_XOR)
-    f = perceptron_dual_decision(res, K)
+    f = perceptron_dual_predict(res, K)
     assert res.converged and np.all(Y_XOR * f > 0)
 
 
@@ -219,7 +219,7 @@ def test_dual_decision_at_training_points_matches_the_final_test(data, sigma):
     X, y = data
     K = gaussian_kernel(X, sigma=sigma)
     res = run_quietly(perceptron_dual, K, y, max_epochs=30)
-    f = perceptron_dual_decision(res, K)
+    f = perceptron_dual_predict(res, K)
     np.testing.assert_allclose(f, K @ (res.alpha * y) + res.b, rtol=0, atol=1e-12)
     np.testing.assert_array_equal(res.y, y)
     np.testing.assert_array_equal(f, K @ (res.alpha * y) + res.b)  # the old formula, exactly
@@ -307,9 +307,9 @@ def test_dual_rejects_bad_input(K, y, kwargs, match):
 def test_dual_decision_rejects_bad_input(K_test, match):
     res = perceptron_dual([[1.0, 0.0], [0.0, 1.0]], [1, -1])
     with pytest.raises(ValueError, match=match):
-        perceptron_dual_decision(res, K_test)
+        perceptron_dual_predict(res, K_test)
     with pytest.raises(TypeError, match=r"^result must be of type PerceptronDualResult"):
-        perceptron_dual_decision(res.alpha, [[1.0, 1.0]])
+        perceptron_dual_predict(res.alpha, [[1.0, 1.0]])
 
 
 def test_dual_result_keeps_its_own_copy_of_the_labels():
@@ -341,7 +341,7 @@ def test_inputs_are_not_modified():
     perceptron_primal(X, y, eta=0.5)
     res = perceptron_dual(K, y)
     alpha = res.alpha.copy()
-    perceptron_dual_decision(res, K)
+    perceptron_dual_predict(res, K)
     perceptron_criterion_gradient(np.array([1.0]), 0.0, X, y)
     assert np.array_equal(X, X1) and np.array_equal(y, Y1) and np.array_equal(K, K_copy)
     assert np.array_equal(res.alpha, alpha)

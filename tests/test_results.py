@@ -61,12 +61,12 @@ def test_every_prediction_takes_the_result_then_k_test():
     from kernels_ref import cca, clustering, feature_space, pca, perceptron, ridge, svm, svr
 
     predictions = [
-        feature_space.nearest_centroid_decision,
-        perceptron.perceptron_dual_decision,
-        svm.decision_function,
+        feature_space.nearest_centroid_predict,
+        perceptron.perceptron_dual_predict,
+        svm.svm_predict,
         ridge.kernel_ridge_predict,
         svr.svr_predict,
-        pca.transform,
+        pca.kernel_pca_transform,
         cca.kernel_cca_transform,
         clustering.kernel_knn_predict,
     ]

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from kernels_ref import _validation
 from kernels_ref import smo as smo_module
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
@@ -691,7 +692,7 @@ def test_default_iteration_limit_is_libsvms(monkeypatch, module, call, n, expect
 
     monkeypatch.setattr(mod, "_smo", fake_smo)
     # The limit depends on n only: validation of a large K is not what is tested here.
-    monkeypatch.setattr(mod, "check_gram", lambda K, *a, **k: K)
+    monkeypatch.setattr(_validation, "check_gram", lambda K, *a, **k: K)
     K = np.broadcast_to(1.0, (n, n))  # a read-only view: no n x n array is allocated
     y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
     with pytest.raises(_Stop):

@@ -49,7 +49,7 @@ LEARNERS = {
     "kernel_ridge": lambda K, y, C: kernel_ridge(K, y, 1.0 / C),
     "kernel_pca": lambda K, y, C: kernel_pca(K, n_components=2),
     "kernel_cca": lambda K, y, C: kernel_cca(K, K[::-1, ::-1].copy(), reg=1.0 / C),
-    "kernel_kmeans": lambda K, y, C: kernel_kmeans(K, 2, rng=0),
+    "kernel_kmeans": lambda K, y, C: kernel_kmeans(K, 2, seed=0),
     "perceptron_dual": lambda K, y, C: perceptron_dual(K, y, max_epochs=20),
 }
 

@@ -21,7 +21,6 @@ from kernels_ref.svm import (
     c_book_from_lambda,
     c_from_lambda,
     c_from_nu,
-    decision_function,
     hard_margin,
     intercept_free_sv,
     intercept_max_min,
@@ -35,6 +34,7 @@ from kernels_ref.svm import (
     primal_w,
     soft_margin_l1,
     soft_margin_l2,
+    svm_predict,
 )
 
 TOL = 1e-9  # tolerance passed to the fits in the property tests
@@ -123,7 +123,7 @@ def test_soft_margin_l1_three_points_no_free_support_vector():
     np.testing.assert_allclose(res.alpha, [1.0, 0.0, 1.0], atol=1e-9)
     assert res.b == pytest.approx(-0.5, abs=1e-9)
     assert res.dual_objective == pytest.approx(1.5, rel=1e-10)
-    f = decision_function(res, linear_kernel(X))
+    f = svm_predict(res, linear_kernel(X))
     assert 0.5 * 1.0 + 1.0 * hinge(y * f).sum() == pytest.approx(1.5, rel=1e-9)
 
 
@@ -138,7 +138,7 @@ def test_soft_margin_l2_two_points_closed_form(C):
     res = soft_margin_l2(linear_kernel(X), y, C)
     np.testing.assert_allclose(res.alpha, [a, a], rtol=1e-9)
     assert res.b == pytest.approx(1.0 - a / C, rel=1e-9)
-    np.testing.assert_allclose(y * decision_function(res, linear_kernel(X)), 1 - a / C, rtol=1e-9)
+    np.testing.assert_allclose(y * svm_predict(res, linear_kernel(X)), 1 - a / C, rtol=1e-9)
 
 
 def test_lambda_svm_two_points_by_hand():
@@ -187,7 +187,7 @@ def test_gaussian_kernel_separates_xor():
     y = np.array([1.0, 1.0, -1.0, -1.0])
     res = hard_margin(gaussian_kernel(X, sigma=0.5), y)
     assert len(res.support) == 4
-    np.testing.assert_allclose(y * decision_function(res, gaussian_kernel(X, sigma=0.5)), 1.0)
+    np.testing.assert_allclose(y * svm_predict(res, gaussian_kernel(X, sigma=0.5)), 1.0)
 
 
 # --- non-separable data -----------------------------------------------------------------------
@@ -236,7 +236,7 @@ def test_margin_equals_inverse_sqrt_sum_alpha(seed, n, d):
     res = hard_margin(K, y, tol=TOL)
     assert margin(res, K) == pytest.approx(res.alpha.sum() ** -0.5, rel=1e-7)
     assert margin(res, K) >= 0.5 - 1e-9  # at least the margin the data were built with
-    f = decision_function(res, K)
+    f = svm_predict(res, K)
     assert np.all(y * f >= 1 - 1e-7)
     assert res.dual_objective == pytest.approx(0.5 * w_norm2(res, K), rel=1e-7)  # strong duality
 
@@ -249,7 +249,7 @@ def test_l2_margin_equals_inverse_sqrt_sum_alpha_minus_alpha_norm_over_c(seed, n
     res = soft_margin_l2(K, y, C, tol=TOL)
     expected = (res.alpha.sum() - res.alpha @ res.alpha / C) ** -0.5
     assert margin(res, K) == pytest.approx(expected, rel=1e-6)
-    f = decision_function(res, K)
+    f = svm_predict(res, K)
     sv = res.support
     np.testing.assert_allclose(y[sv] * f[sv], 1 - res.alpha[sv] / C, atol=1e-7)
 
@@ -274,7 +274,7 @@ def test_l1_tends_to_hard_margin_as_c_grows(seed, n):
     # C >= max alpha of the hard margin: the same solution
     same = soft_margin_l1(K, y, C=1.01 * amax, tol=TOL)
     assert same.dual_objective == pytest.approx(hard.dual_objective, rel=1e-8)
-    np.testing.assert_allclose(decision_function(same, K), decision_function(hard, K), atol=1e-6)
+    np.testing.assert_allclose(svm_predict(same, K), svm_predict(hard, K), atol=1e-6)
     # and from below the objective increases with C up to the hard-margin value
     values = [soft_margin_l1(K, y, C=c * amax, tol=TOL).dual_objective for c in (0.1, 0.5, 0.9)]
     assert values[0] <= values[1] <= values[2] <= hard.dual_objective * (1 + 1e-9)
@@ -286,7 +286,7 @@ def test_l1_strong_duality(seed, n, C):
     X, y = overlapping(seed, n)
     K = gaussian_kernel(X, sigma=1.0)
     res = soft_margin_l1(K, y, C, tol=TOL)
-    primal = 0.5 * w_norm2(res, K) + C * hinge(y * decision_function(res, K)).sum()
+    primal = 0.5 * w_norm2(res, K) + C * hinge(y * svm_predict(res, K)).sum()
     assert primal == pytest.approx(res.dual_objective, rel=1e-6)
     assert res.kkt_violation <= 10 * TOL
 
@@ -300,7 +300,7 @@ def test_lambda_svm_equals_hinge_problem_in_vert_scaling(seed, n, lam):
     X, y = overlapping(seed, n)
     K = gaussian_kernel(X, sigma=1.0)
     res = lambda_svm(K, y, lam, tol=TOL)
-    f = decision_function(res, K)
+    f = svm_predict(res, K)
     primal = hinge(y * f).mean() + lam * w_norm2(res, K)
     assert primal == pytest.approx(lam * res.dual_objective, rel=1e-6)
     C = c_from_lambda(lam, n)
@@ -341,7 +341,7 @@ def test_nu_property_margin_errors_below_nu_below_support_vectors(seed, n, frac)
     nu = frac * 2 * min((y > 0).sum(), (y < 0).sum()) / n
     res = nu_svm(K, y, nu, tol=1e-7)  # the proposition holds at the optimum: no early stop
     assert res.converged
-    margin_errors = np.mean(y * decision_function(res, K) < res.rho - 1e-6)
+    margin_errors = np.mean(y * svm_predict(res, K) < res.rho - 1e-6)
     assert margin_errors <= nu + 1e-12
     assert nu <= np.mean(res.alpha > 0) + 1e-12
     assert res.alpha.sum() == pytest.approx(nu, rel=1e-12)
@@ -390,8 +390,8 @@ def test_primal_w_with_an_explicit_feature_map(degree):
     Phi = polynomial_feature_map(X, degree=degree, c=1.0)
     w = primal_w(res, Phi)
     X_test = np.random.default_rng(0).standard_normal((7, 2))
-    f = decision_function(res, polynomial_kernel(X_test, X, degree=degree, c=1.0))
-    np.testing.assert_allclose(polynomial_feature_map(X_test, degree, 1.0) @ w + res.b, f)
+    f = svm_predict(res, polynomial_kernel(X_test, X, degree=degree, c=1.0))
+    np.testing.assert_allclose(polynomial_feature_map(X_test, degree=degree, c=1.0) @ w + res.b, f)
     assert margin(res, K) == pytest.approx(1 / np.linalg.norm(w), rel=1e-10)
 
 
@@ -509,7 +509,7 @@ def test_book_c_svm_at_c_book_has_the_decision_function_of_vert_lambda_svm(seed,
     X, y = overlapping(seed, 60)
     X_test = np.random.default_rng(seed + 100).standard_normal((20, 2))
     res = lambda_svm(linear_kernel(X), y, lam)
-    f = decision_function(res, linear_kernel(np.vstack([X, X_test]), X))
+    f = svm_predict(res, linear_kernel(np.vstack([X, X_test]), X))
     w, _, _ = _primal_linear(X, y, C=c_book_from_lambda(lam, len(y)), bias=False)
     g = np.vstack([X, X_test]) @ w
     scale = max(1.0, float(np.abs(g).max()))
@@ -640,9 +640,9 @@ def test_infeasible_nu_gives_the_feasible_range():
 def test_bad_input_of_the_other_functions():
     res = soft_margin_l1(K3, Y3, C=1.0)
     with pytest.raises(ValueError, match="K_test"):
-        decision_function(res, np.ones((2, 4)))
+        svm_predict(res, np.ones((2, 4)))
     with pytest.raises(ValueError, match="K_test"):
-        decision_function(res, np.full((2, 3), np.inf))
+        svm_predict(res, np.full((2, 3), np.inf))
     with pytest.raises(ValueError, match="K"):
         margin(res, np.ones((2, 2)))
     with pytest.raises(ValueError, match="Phi"):
@@ -680,7 +680,7 @@ def test_inputs_not_modified():
     K0, y0 = K.copy(), y.copy()
     for fit in FITS.values():
         res = fit(K, y)
-        decision_function(res, K[:5])
+        svm_predict(res, K[:5])
         margin(res, K)
         kkt_violation(res.alpha, K, y)
     assert np.array_equal(K, K0) and np.array_equal(y, y0)
@@ -784,8 +784,8 @@ def test_kkt_violation_accepts_c_inf_and_per_sample_bounds():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda res: decision_function(None, K3),
-        lambda res: decision_function(res.alpha, K3),
+        lambda res: svm_predict(None, K3),
+        lambda res: svm_predict(res.alpha, K3),
         lambda res: margin(None, K3),
         lambda res: margin({"alpha": res.alpha}, K3),
         lambda res: primal_w(None, np.ones((3, 2))),

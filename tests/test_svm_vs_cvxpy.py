@@ -22,12 +22,12 @@ from kernels_ref import cvx
 from kernels_ref.exceptions import NotSeparableError
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.svm import (
-    decision_function,
     hard_margin,
     lambda_svm,
     nu_svm,
     soft_margin_l1,
     soft_margin_l2,
+    svm_predict,
 )
 
 N_PROBLEMS = 50
@@ -50,7 +50,11 @@ def problem(kind, index):
         K, K_test, Phi = linear_kernel(X), linear_kernel(X_test, X), X
     else:
         sigma = float(rng.uniform(0.7, 2.0))
-        K, K_test, Phi = gaussian_kernel(X, sigma=sigma), gaussian_kernel(X_test, X, sigma), None
+        K, K_test, Phi = (
+            gaussian_kernel(X, sigma=sigma),
+            gaussian_kernel(X_test, X, sigma=sigma),
+            None,
+        )
     params = {
         "hard": {},
         "l1": {"C": float(10 ** rng.uniform(-1.3, 1.7))},
@@ -70,7 +74,7 @@ def has_free(res, C):
 def assert_same_decisions(ours, ref, K, K_test, b_unique):
     """Decision values on training and test points within 1e-5 of the largest |f|."""
     for G in (K, K_test):
-        f_ours, f_ref = decision_function(ours, G), decision_function(ref, G)
+        f_ours, f_ref = svm_predict(ours, G), svm_predict(ref, G)
         scale = max(1.0, float(np.abs(f_ref).max()))
         if b_unique:
             np.testing.assert_allclose(f_ours, f_ref, atol=1e-5 * scale, rtol=0)

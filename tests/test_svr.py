@@ -186,7 +186,7 @@ def test_strong_duality_with_cvxpy_primal(problem):
     # our (f, b) is feasible for the primal: its value is above the optimum, by at most the gap
     excess = res.primal_objective - primal.objective
     assert -1e-9 <= excess <= gap_bound(n, C) + 1e-6 * abs(primal.objective)
-    f0 = cvx.primal_decision_function(primal, K_test) - primal.b
+    f0 = cvx.primal_predict(primal, K_test) - primal.b
     assert_predictions_agree(svr_predict(res, K_test) - res.b, f0)
 
 
@@ -431,7 +431,7 @@ def test_bad_targets_raise(y):
 
 
 def test_mismatched_lengths_raise():
-    with pytest.raises(ValueError, match="K and y"):
+    with pytest.raises(ValueError, match=r"^y must have 3 rows"):
         svr(K3, [0.0, 1.0], 1.0, 0.1)
 
 
