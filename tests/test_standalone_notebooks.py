@@ -9,6 +9,7 @@ answers without a build (no MyST markup may be left, the code cells must not cha
 import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CHAPTERS = sorted(BOOK.glob("*.ipynb"))
 
+sys.path.insert(0, str(BOOK / "_ext"))  # the extensions import each other, as in the build
 _spec = importlib.util.spec_from_file_location(
     "standalone_notebooks", BOOK / "_ext" / "standalone_notebooks.py"
 )
@@ -58,6 +60,24 @@ class Box:
         if True:
             return 1
         # a trailing comment inside the method
+
+
+def third(x, y):
+    """Sum :math:`x + y` of ``x`` and
+    :func:`first` of ``y``.
+
+    More on :math:`x`: gone from the listing.
+
+    Parameters
+    ----------
+    x : float
+    """
+    z = x + y  # the code
+    return z
+
+
+def stub():
+    """Only a docstring."""
 '''
 
 
@@ -75,6 +95,19 @@ class FakeResolver:
         if path in self.files:
             return path.removeprefix("../"), self.files[path]
         return path.removeprefix("../"), (BOOK / path).resolve().read_text(encoding="utf-8")
+
+    def api(self, path, name):
+        if name.startswith("_"):
+            return None
+        module = path.removeprefix("../").removesuffix(".py").replace("/", ".")
+        page = f"../../book/api/{module.rpartition('.')[2]}.html#{module}.{name}"
+        return Ref(f"{module}.{name}", page, None, page)
+
+    def page(self, path):
+        name, _, anchor = path.partition("#")
+        if not name.endswith((".md", ".ipynb")):
+            return None
+        return f"../../book/{name.rsplit('.', 1)[0]}.html" + (f"#{anchor}" if anchor else "")
 
     def equation(self, label):
         n = self._number(label)
@@ -141,19 +174,41 @@ def convert(source, resolver=None):
 # ---- literalinclude
 
 
-def test_literalinclude_shows_exactly_the_source_of_the_object():
+def test_literalinclude_shows_the_code_after_a_caption_with_the_docstring_summary():
     files = {"../pkg/mod.py": MODULE}
     include = "```{literalinclude} ../pkg/mod.py\n:language: python\n:pyobject: %s\n```"
     first = convert(include % "first", FakeResolver(files))
     assert first == (
-        '```python\ndef first(x):\n    """The first."""\n    return x  # the end\n```\n\n'
-        "(pkg/mod.py, `first`)"
+        "[`first`](../../book/api/mod.html#pkg.mod.first) — The first.\n\n"
+        "```python\ndef first(x):\n    return x  # the end\n```\n\n(pkg/mod.py, `first`)"
+    )
+    third = convert(include % "third", FakeResolver(files))
+    assert third == (
+        "[`third`](../../book/api/mod.html#pkg.mod.third) — Sum $x + y$ of `x` and `first` of"
+        " `y`.\n\n```python\ndef third(x, y):\n    z = x + y  # the code\n    return z\n```"
+        "\n\n(pkg/mod.py, `third`)"
     )
     second = convert(include % "second", FakeResolver(files))
     decorated = "@functools.cache\ndef second(x, y):\n    z = x + y\n\n    return z"
-    assert f"```python\n{decorated}\n```" in second
+    assert second.startswith(
+        f"[`second`](../../book/api/mod.html#pkg.mod.second)\n\n```python\n{decorated}\n```"
+    )
     method = convert(include % "Box.size", FakeResolver(files))
-    assert method.startswith("```python\n    def size(self):") and "trailing comment" not in method
+    assert "```python\n    def size(self):" in method and "trailing comment" not in method
+    assert "Parameters" not in third and "gone" not in third
+    kept = convert(
+        "```{literalinclude} ../pkg/mod.py\n:pyobject: third\n:docstring: full\n```",
+        FakeResolver(files),
+    )
+    assert kept.startswith('```python\ndef third(x, y):\n    """Sum') and "Parameters" in kept
+    assert "—" not in kept and kept.endswith("(pkg/mod.py, `third`)")
+    private = convert(
+        include % "_stub", FakeResolver({"../pkg/mod.py": MODULE.replace("stub", "_stub")})
+    )
+    assert private == (
+        "`_stub` — Only a docstring.\n\n```python\ndef _stub():\n    ...\n```\n\n"
+        "(pkg/mod.py, `_stub`)"
+    )
 
 
 def test_literalinclude_start_end_and_dedent_as_sphinx_applies_them():
@@ -165,7 +220,7 @@ def test_literalinclude_start_end_and_dedent_as_sphinx_applies_them():
     assert sn.included_lines(MODULE, options) == ["        if True:"]
     assert sn.included_lines(MODULE, {}) == lines
     with pytest.raises(ValueError, match="not found"):
-        sn.included_lines(MODULE, {"pyobject": "third"})
+        sn.included_lines(MODULE, {"pyobject": "fourth"})
     with pytest.raises(ValueError, match="not supported"):
         sn.included_lines(MODULE, {"lines": "1-3"})
     partial = convert(
@@ -188,8 +243,8 @@ def _literalincludes():
 
 
 @pytest.mark.parametrize(("path", "options"), list(_literalincludes()))
-def test_every_literalinclude_of_the_book_shows_the_lines_sphinx_shows(path, options):
-    from sphinx.directives.code import LiteralIncludeReader
+def test_every_literalinclude_of_the_book_shows_the_lines_the_book_shows(path, options):
+    import listings
 
     options = {key: sn._unquote(value) for key, value in options.items()}
     sphinx_options = dict(options)
@@ -200,7 +255,7 @@ def test_every_literalinclude_of_the_book_shows_the_lines_sphinx_shows(path, opt
         source_encoding = "utf-8"
 
     filename = str((BOOK / path).resolve())
-    text, _ = LiteralIncludeReader(filename, sphinx_options, Config()).read()
+    text, _ = listings._Reader(filename, sphinx_options, Config()).read()
     source = Path(filename).read_text(encoding="utf-8")
     assert sn.included_lines(source, options) == text.splitlines()
 
@@ -361,6 +416,10 @@ def test_every_chapter_converts_to_plain_jupyter_markdown(path):
     includes = sum("".join(c["source"]).count("{literalinclude}") for c in nb["cells"])
     pointers = re.findall(r"^\(kernels_ref/\w+\.py(, (part of )?`[\w.]+`)?\)$", text, re.M)
     assert len(pointers) == includes
+    # each listing after its caption, the docstrings' reST as Markdown
+    captions = re.findall(r"^(\[`[\w.]+`\]\(\S+\)|`_[\w.]+`)( — .*)?\n\n```python$", text, re.M)
+    assert len(captions) == includes
+    assert ":math:" not in text and ":func:" not in text
 
 
 def test_the_book_registers_the_extension():
