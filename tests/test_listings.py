@@ -124,7 +124,9 @@ def test_latex_listing_has_the_same_caption_and_code(tmp_path):
 
 
 def test_lineno_match_is_refused_and_the_rest_of_the_page_builds(tmp_path):
-    index = "Listings\n========\n\n.. literalinclude:: pkg/geometry.py\n   :pyobject: area\n   :lineno-match:\n"
+    index = INDEX.split("\n\n.. literalinclude")[0] + (
+        "\n\n.. literalinclude:: pkg/geometry.py\n   :pyobject: area\n   :lineno-match:\n"
+    )
     app, out = build(tmp_path, "html", index)
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "line 20 of the file" not in page

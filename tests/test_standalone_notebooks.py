@@ -130,6 +130,8 @@ class FakeResolver:
     def ref(self, label):
         if label == "missing":
             return None
+        if label == "sec-m":  # a section of this notebook
+            return Ref("The case $C = 0$", None, None, f"book/here.html#{label}")
         return Ref("A section in $\\mathbb R^d$", "ch05_other.ipynb")
 
     def doc(self, target):
@@ -426,3 +428,158 @@ def test_the_book_registers_the_extension():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     path = config["sphinx"]["local_extensions"]["standalone_notebooks"]
     assert (ROOT / path / "standalone_notebooks.py").is_file()
+
+
+# ---- what a notebook needs
+
+
+def fake_package(extras=None, modules=None):
+    """A package "pkg" (distribution "pkg-dist") whose module ``solver`` imports cvxpy."""
+    modules = modules or {
+        "pkg": "from . import core\n",
+        "pkg.core": "import math\n\nimport numpy as np\n",
+        "pkg.solver": (
+            "from .core import x\n\ntry:\n    import cvxpy\nexcept ImportError:\n    x = 0"
+        ),
+        "pkg.plain": "from pkg.core import x\n",
+    }
+    if extras is None:
+        extras = {
+            "solver": ["cvxpy>=1.5", "clarabel>=0.10"],
+            "docs": ["matplotlib>=3.7", "scikit-learn>=1.8"],
+            "bench": ["scikit-learn>=1.8"],
+        }
+    return sn.Package(
+        name="pkg-dist",
+        module="pkg",
+        source=lambda name: (
+            modules.get(name.removesuffix(".__init__"))
+            if not name.endswith(".__init__") or name == "pkg.__init__"
+            else None
+        ),
+        python=">=3.10",
+        dependencies=["numpy>=1.24"],
+        extras=extras,
+        distributions={"sklearn": "scikit-learn"},
+    )
+
+
+def needs(*sources, package=None):
+    return sn.requirements(notebook(*(("code", s) for s in sources)), package or fake_package())
+
+
+def test_requirements_read_off_the_imports_of_the_code_cells():
+    # the standard library and the package's own dependencies are not listed
+    assert needs("import itertools\nfrom math import pi") == ([], [])
+    assert needs("import numpy as np\nfrom pkg.plain import f") == (["pkg-dist"], [])
+    # a module of the package that imports cvxpy: the extra named like it
+    assert needs("from pkg import solver") == (["pkg-dist[solver]"], ["cvxpy"])
+    assert needs("import pkg.solver as s") == (["pkg-dist[solver]"], ["cvxpy"])
+    # cvxpy imported directly is also what the extra "solver" (a module's name) holds
+    assert needs("import cvxpy as cp\n", "%matplotlib inline\nimport matplotlib.pyplot as plt") == (
+        ["pkg-dist[solver]", "matplotlib>=3.7"],
+        ["cvxpy", "matplotlib"],
+    )
+    # scikit-learn: no extra named like the import ("bench" and "docs" are not), so itself
+    assert needs("from sklearn.svm import SVC\nfrom pkg import plain") == (
+        ["pkg-dist", "scikit-learn>=1.8"],
+        ["scikit-learn"],
+    )
+    with_extra = fake_package(extras={"sklearn": ["scikit-learn>=1.8"], "bench": ["scikit-learn"]})
+    assert needs("import sklearn", package=with_extra) == (["pkg-dist[sklearn]"], ["scikit-learn"])
+    # an unknown distribution: its import name, without version
+    assert needs("import yaml") == (["yaml"], ["yaml"])
+
+
+def test_a_relative_import_inside_the_package_is_followed():
+    modules = {"pkg": "", "pkg.a": "from . import b\n", "pkg.b": "from .c import f\n"}
+    modules["pkg.c"] = "import cvxpy\n"
+    package = fake_package(modules=modules, extras={"c": ["cvxpy"]})
+    assert needs("from pkg.a import g", package=package) == (["pkg-dist[c]"], ["cvxpy"])
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_every_chapter_declares_what_its_code_imports(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    package = sn.installed_package("kernels-ref")
+    out = sn.standalone(nb, FakeResolver(), package)
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    # the title, the note, the commented %pip line, then the chapter's cells
+    kinds = [c["cell_type"] for c in out["cells"][:3]]
+    assert kinds == ["markdown", "markdown", "code"]
+    assert re.fullmatch(r"# [^\n]+", "".join(out["cells"][0]["source"]))
+    assert "".join(out["cells"][1]["source"]).startswith("**Requirements.**")
+    pip = "".join(out["cells"][2]["source"])
+    assert pip.startswith("# %pip install ")
+    declared = set(re.findall(r'"([^"]+)"', pip))
+    expected = {"kernels-ref[cvx]" if re.search(r"import cvx|cvxpy", code) else "kernels-ref"}
+    if "matplotlib" in code:
+        expected.add("matplotlib>=3.7")
+    if "sklearn" in code:
+        expected.add("scikit-learn>=1.8")
+    assert declared == expected
+    nbformat.validate(nbformat.from_dict(out))
+    # every other cell is there, code cells unchanged
+    original = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert [c for c in out["cells"][3:] if c["cell_type"] == "code"] == original
+
+
+def test_the_title_comes_before_the_set_up_cell_and_the_note_after_it():
+    nb = notebook(
+        ("code", "import numpy as np", {"tags": ["remove-cell"]}),
+        ("markdown", "# A chapter\n\nIts introduction."),
+        ("code", "from pkg import solver"),
+    )
+    out = sn.standalone(nb, FakeResolver(), fake_package())
+    sources = ["".join(c["source"]) for c in out["cells"]]
+    assert sources[0] == "# A chapter"
+    assert sources[1].startswith("**Requirements.** This notebook imports `pkg` and `cvxpy`")
+    assert sources[2] == '# %pip install "pkg-dist[solver]"'
+    assert sources[3:] == ["import numpy as np", "Its introduction.", "from pkg import solver"]
+    assert [c["id"] for c in out["cells"]] == [
+        "cell-1-title",
+        "requirements",
+        "requirements-install",
+        "cell-0",
+        "cell-1",
+        "cell-2",
+    ]
+    nbformat.validate(nbformat.from_dict(out))
+    untitled = sn.standalone(notebook(("code", "import math")), FakeResolver(), fake_package())
+    assert len(untitled["cells"]) == 1  # nothing to install, nothing said
+
+
+# ---- links to the book
+
+
+def test_links_go_to_the_published_pages_or_to_the_built_book_beside_the_download():
+    uri, source = "book/ch04_maximal_margin.html#eq-margin", "book/ch05_soft_margins.ipynb"
+    assert sn.page_link(uri, source) == "../../book/ch04_maximal_margin.html#eq-margin"
+    assert sn.page_link("index.html", "book/api/svm.md") == "../../../index.html"
+    published = sn.page_link(uri, source, "https://example.org/kernels-ref/")
+    assert published == "https://example.org/kernels-ref/book/ch04_maximal_margin.html#eq-margin"
+
+
+def test_the_books_base_url_reaches_sphinx():
+    from jupyter_book.config import yaml_to_sphinx
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert yaml_to_sphinx(config)[0].get("html_baseurl", "") == config["html"].get("baseurl", "")
+    config["html"]["baseurl"] = "https://example.org/kernels-ref/"
+    assert yaml_to_sphinx(config)[0]["html_baseurl"] == "https://example.org/kernels-ref/"
+
+
+def test_markdown_links_to_pages_of_the_book_and_sections_without_an_anchor():
+    text = convert(
+        "See [the errata](errata.md), [a part](api/svm.md#top), [the web](https://x.org/a.md),"
+        " ![a figure](fig.png) and [here](#top).\n\n(sec-m)=\n## The case $C = 0$\n\n"
+        "{ref}`sec-m`, {ref}`the case <sec-m>`."
+    )
+    assert text.startswith(
+        "See [the errata](../../book/errata.html), [a part](../../book/api/svm.html#top), "
+        "[the web](https://x.org/a.md), ![a figure](fig.png) and [here](#top)."
+    )
+    # a heading with mathematics has no anchor Jupyter agrees on: the book's section
+    assert text.endswith(
+        "[The case $C = 0$](book/here.html#sec-m), [the case](book/here.html#sec-m).",
+    ), text
