@@ -583,3 +583,45 @@ def test_markdown_links_to_pages_of_the_book_and_sections_without_an_anchor():
     assert text.endswith(
         "[The case $C = 0$](book/here.html#sec-m), [the case](book/here.html#sec-m).",
     ), text
+
+
+# ---- a downloaded notebook in a fresh environment
+
+
+@pytest.mark.fresh_venv
+@pytest.mark.parametrize("chapter", ["ch05_soft_margins", "appendix_sklearn"])
+def test_a_downloaded_notebook_runs_with_exactly_what_it_declares(chapter, tmp_path):
+    """A new virtual environment gets what the notebook's %pip line names (kernels-ref from
+    this repository) and what running a notebook takes (nbclient, ipykernel), nothing else;
+    the notebook then runs to the end, its asserts included. Chapter 5 needs cvxpy and
+    matplotlib, the appendix scikit-learn. pip's cache is reused."""
+    import os
+    import subprocess
+
+    nb = json.loads((BOOK / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    out = sn.standalone(nb, FakeResolver(), sn.installed_package("kernels-ref"))
+    line = next(c for c in out["cells"] if "".join(c["source"]).startswith("# %pip install"))
+    declared = re.findall(r'"([^"]+)"', "".join(line["source"]))
+    assert declared[0].startswith("kernels-ref")
+    wanted = [str(ROOT) + declared[0].removeprefix("kernels-ref"), *declared[1:]]
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "JUPYTER", "CONDA"))
+    }
+    env |= {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    # no kernel of the user's: the environment's own
+    env["JUPYTER_DATA_DIR"] = str(tmp_path / "jupyter")
+    venv = tmp_path / "venv"
+    run = dict(env=env, cwd=tmp_path, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "venv", str(venv)], **run)
+    assert done.returncode == 0, done.stderr
+    python = str(venv / "bin" / "python")
+    install = [python, "-m", "pip", "install", "--quiet", *wanted, "nbclient", "ipykernel"]
+    done = subprocess.run(install, **run)
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / f"{chapter}.ipynb"
+    nbformat.write(nbformat.from_dict(out), path)
+    execute = [str(venv / "bin" / "jupyter-execute"), "--timeout=600", str(path)]
+    done = subprocess.run(execute, **run)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
