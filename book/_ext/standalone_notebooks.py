@@ -7,22 +7,28 @@ proof, exercise and solution directives, and the roles ``{eq}``, ``{cite:t}``, `
 ``{ref}``, ``{numref}``, ``{doc}``. After an HTML build, this extension rewrites every such copy
 into plain Jupyter Markdown that says what the HTML page says:
 
-- ``literalinclude`` with ``:pyobject:`` becomes a ``python`` code block holding the lines Sphinx
-  shows (``ast`` finds the object; ``:start-at:``, ``:start-after:``, ``:end-at:``,
-  ``:end-before:`` and ``:dedent:`` as Sphinx applies them), with a pointer to the file;
+- ``literalinclude`` with ``:pyobject:`` becomes a ``python`` code block holding the lines the
+  HTML shows (``ast`` finds the object, the book's ``listings`` extension leaves its docstring
+  out; ``:start-at:``, ``:start-after:``, ``:end-at:``, ``:end-before:`` and ``:dedent:`` as
+  Sphinx applies them), after the HTML's caption (the object's name linked to its API entry,
+  the docstring's summary with its mathematics as ``$...$``) and before a pointer to the file;
 - ``prf:`` directives become "**Theorem 4.1 (Title).** ..." between horizontal rules, proofs
   "*Proof.* ... ∎", exercises "**Exercise 4.1 (Title).**", and solutions a ``<details>`` block
   (the HTML's dropdown);
 - ``{eq}`` becomes "(4.1)" and a labelled ``$$ ... $$ (label)`` carries ``\\tag{4.1}``; the
-  other references become the number or title the HTML shows, a link to the other downloaded
-  notebook when the target is in another chapter (to the heading, when it is a section of this
-  one); citations become the author-year text of the HTML, and a last "References" cell lists
-  the works cited;
+  other references become the number or title the HTML shows, a link to the HTML page when the
+  target is on another page (to the heading, when it is a section of this notebook; to the
+  HTML's section when Jupyter's anchor of the heading is uncertain), as do Markdown links to
+  pages of the book (:func:`page_link`: the published book, or the built one beside the
+  download); citations become the author-year text of the HTML, and a last "References" cell
+  lists the works cited;
 - ``(label)=`` targets are dropped, and a figure caption kept in a code cell's metadata
   (``mystnb.figure``) becomes a Markdown cell after that cell.
 
-Code cells are left as they are (source, outputs, metadata and tags), so the notebook runs in
-plain Jupyter with the package installed.
+Code cells are left as they are (source, outputs, metadata and tags). The title comes first
+(the set-up cell stands before it in the source), then what the notebook needs to run: a note
+and a commented ``%pip install`` line of the requirements its imports call for
+(:func:`requirements`).
 
 :func:`standalone` is the conversion: a pure function of the notebook (a dict, as ``json.load``
 returns it) and of a *resolver* that answers the few questions only the build can answer
