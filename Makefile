@@ -20,7 +20,7 @@ PRINTED := -p no:cacheprovider --doctest-modules kernels_ref $(NBVAL) book
 HYPOTHESIS_PROFILE ?= default
 export HYPOTHESIS_PROFILE
 
-.PHONY: book check-book pdf test test-portable mutation bench lint clean
+.PHONY: book check-book pdf test test-portable test-downloads mutation bench lint clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is required, found " + sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -82,6 +82,14 @@ test-portable: $(INSTALLED)
 	OPENBLAS_CORETYPE=$$other $(ONE_THREAD) $(BIN)/python -m pytest $(PRINTED)
 	@echo "Portable pass 2: two BLAS threads"
 	OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2 $(BIN)/python -m pytest $(PRINTED)
+
+# A downloaded chapter runs where it lands: chapter 5 (cvxpy, matplotlib) and the appendix
+# (scikit-learn), each converted as for the HTML book's download button, in a fresh virtual
+# environment that gets only what its %pip line names (kernels-ref from this clone) and what
+# runs a notebook (nbclient, ipykernel). A minute or two of pip installs, from pip's cache.
+test-downloads: $(INSTALLED)
+	$(ONE_THREAD) $(BIN)/python -m pytest -p no:cacheprovider --fresh-venv -m fresh_venv \
+		tests/test_standalone_notebooks.py
 
 # Do the tests notice a wrong formula? Small changes to each module, sampled, against its own
 # tests (tests/mutate.py --help); prints the survivors. Minutes per module: not part of CI.

@@ -42,3 +42,28 @@ def psd_tests(monkeypatch):
 
     monkeypatch.setattr(_validation, "_has_cholesky", counting)
     return sizes
+
+
+# The downloadable notebooks run in a fresh virtual environment (test_standalone_notebooks.py):
+# a minute or two of pip installs, run by `make test-downloads` (and .ci/run), not `make test`.
+def pytest_addoption(parser):
+    parser.addoption(
+        "--fresh-venv",
+        action="store_true",
+        help="run the tests marked fresh_venv (each creates a virtual environment)",
+    )
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "fresh_venv: creates a virtual environment; runs with --fresh-venv only"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--fresh-venv"):
+        return
+    skip = pytest.mark.skip(reason="creates a virtual environment: make test-downloads")
+    for item in items:
+        if "fresh_venv" in item.keywords:
+            item.add_marker(skip)

@@ -9,6 +9,7 @@ answers without a build (no MyST markup may be left, the code cells must not cha
 import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -19,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CHAPTERS = sorted(BOOK.glob("*.ipynb"))
 
+sys.path.insert(0, str(BOOK / "_ext"))  # the extensions import each other, as in the build
 _spec = importlib.util.spec_from_file_location(
     "standalone_notebooks", BOOK / "_ext" / "standalone_notebooks.py"
 )
@@ -58,6 +60,24 @@ class Box:
         if True:
             return 1
         # a trailing comment inside the method
+
+
+def third(x, y):
+    """Sum :math:`x + y` of ``x`` and
+    :func:`first` of ``y``.
+
+    More on :math:`x`: gone from the listing.
+
+    Parameters
+    ----------
+    x : float
+    """
+    z = x + y  # the code
+    return z
+
+
+def stub():
+    """Only a docstring."""
 '''
 
 
@@ -75,6 +95,19 @@ class FakeResolver:
         if path in self.files:
             return path.removeprefix("../"), self.files[path]
         return path.removeprefix("../"), (BOOK / path).resolve().read_text(encoding="utf-8")
+
+    def api(self, path, name):
+        if name.startswith("_"):
+            return None
+        module = path.removeprefix("../").removesuffix(".py").replace("/", ".")
+        page = f"../../book/api/{module.rpartition('.')[2]}.html#{module}.{name}"
+        return Ref(f"{module}.{name}", page, None, page)
+
+    def page(self, path):
+        name, _, anchor = path.partition("#")
+        if not name.endswith((".md", ".ipynb")):
+            return None
+        return f"../../book/{name.rsplit('.', 1)[0]}.html" + (f"#{anchor}" if anchor else "")
 
     def equation(self, label):
         n = self._number(label)
@@ -97,6 +130,8 @@ class FakeResolver:
     def ref(self, label):
         if label == "missing":
             return None
+        if label == "sec-m":  # a section of this notebook
+            return Ref("The case $C = 0$", None, None, f"book/here.html#{label}")
         return Ref("A section in $\\mathbb R^d$", "ch05_other.ipynb")
 
     def doc(self, target):
@@ -141,19 +176,41 @@ def convert(source, resolver=None):
 # ---- literalinclude
 
 
-def test_literalinclude_shows_exactly_the_source_of_the_object():
+def test_literalinclude_shows_the_code_after_a_caption_with_the_docstring_summary():
     files = {"../pkg/mod.py": MODULE}
     include = "```{literalinclude} ../pkg/mod.py\n:language: python\n:pyobject: %s\n```"
     first = convert(include % "first", FakeResolver(files))
     assert first == (
-        '```python\ndef first(x):\n    """The first."""\n    return x  # the end\n```\n\n'
-        "(pkg/mod.py, `first`)"
+        "[`first`](../../book/api/mod.html#pkg.mod.first) — The first.\n\n"
+        "```python\ndef first(x):\n    return x  # the end\n```\n\n(pkg/mod.py, `first`)"
+    )
+    third = convert(include % "third", FakeResolver(files))
+    assert third == (
+        "[`third`](../../book/api/mod.html#pkg.mod.third) — Sum $x + y$ of `x` and `first` of"
+        " `y`.\n\n```python\ndef third(x, y):\n    z = x + y  # the code\n    return z\n```"
+        "\n\n(pkg/mod.py, `third`)"
     )
     second = convert(include % "second", FakeResolver(files))
     decorated = "@functools.cache\ndef second(x, y):\n    z = x + y\n\n    return z"
-    assert f"```python\n{decorated}\n```" in second
+    assert second.startswith(
+        f"[`second`](../../book/api/mod.html#pkg.mod.second)\n\n```python\n{decorated}\n```"
+    )
     method = convert(include % "Box.size", FakeResolver(files))
-    assert method.startswith("```python\n    def size(self):") and "trailing comment" not in method
+    assert "```python\n    def size(self):" in method and "trailing comment" not in method
+    assert "Parameters" not in third and "gone" not in third
+    kept = convert(
+        "```{literalinclude} ../pkg/mod.py\n:pyobject: third\n:docstring: full\n```",
+        FakeResolver(files),
+    )
+    assert kept.startswith('```python\ndef third(x, y):\n    """Sum') and "Parameters" in kept
+    assert "—" not in kept and kept.endswith("(pkg/mod.py, `third`)")
+    private = convert(
+        include % "_stub", FakeResolver({"../pkg/mod.py": MODULE.replace("stub", "_stub")})
+    )
+    assert private == (
+        "`_stub` — Only a docstring.\n\n```python\ndef _stub():\n    ...\n```\n\n"
+        "(pkg/mod.py, `_stub`)"
+    )
 
 
 def test_literalinclude_start_end_and_dedent_as_sphinx_applies_them():
@@ -165,7 +222,7 @@ def test_literalinclude_start_end_and_dedent_as_sphinx_applies_them():
     assert sn.included_lines(MODULE, options) == ["        if True:"]
     assert sn.included_lines(MODULE, {}) == lines
     with pytest.raises(ValueError, match="not found"):
-        sn.included_lines(MODULE, {"pyobject": "third"})
+        sn.included_lines(MODULE, {"pyobject": "fourth"})
     with pytest.raises(ValueError, match="not supported"):
         sn.included_lines(MODULE, {"lines": "1-3"})
     partial = convert(
@@ -188,8 +245,8 @@ def _literalincludes():
 
 
 @pytest.mark.parametrize(("path", "options"), list(_literalincludes()))
-def test_every_literalinclude_of_the_book_shows_the_lines_sphinx_shows(path, options):
-    from sphinx.directives.code import LiteralIncludeReader
+def test_every_literalinclude_of_the_book_shows_the_lines_the_book_shows(path, options):
+    import listings
 
     options = {key: sn._unquote(value) for key, value in options.items()}
     sphinx_options = dict(options)
@@ -200,7 +257,7 @@ def test_every_literalinclude_of_the_book_shows_the_lines_sphinx_shows(path, opt
         source_encoding = "utf-8"
 
     filename = str((BOOK / path).resolve())
-    text, _ = LiteralIncludeReader(filename, sphinx_options, Config()).read()
+    text, _ = listings._Reader(filename, sphinx_options, Config()).read()
     source = Path(filename).read_text(encoding="utf-8")
     assert sn.included_lines(source, options) == text.splitlines()
 
@@ -361,9 +418,210 @@ def test_every_chapter_converts_to_plain_jupyter_markdown(path):
     includes = sum("".join(c["source"]).count("{literalinclude}") for c in nb["cells"])
     pointers = re.findall(r"^\(kernels_ref/\w+\.py(, (part of )?`[\w.]+`)?\)$", text, re.M)
     assert len(pointers) == includes
+    # each listing after its caption, the docstrings' reST as Markdown
+    captions = re.findall(r"^(\[`[\w.]+`\]\(\S+\)|`_[\w.]+`)( — .*)?\n\n```python$", text, re.M)
+    assert len(captions) == includes
+    assert ":math:" not in text and ":func:" not in text
 
 
 def test_the_book_registers_the_extension():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     path = config["sphinx"]["local_extensions"]["standalone_notebooks"]
     assert (ROOT / path / "standalone_notebooks.py").is_file()
+
+
+# ---- what a notebook needs
+
+
+def fake_package(extras=None, modules=None):
+    """A package "pkg" (distribution "pkg-dist") whose module ``solver`` imports cvxpy."""
+    modules = modules or {
+        "pkg": "from . import core\n",
+        "pkg.core": "import math\n\nimport numpy as np\n",
+        "pkg.solver": (
+            "from .core import x\n\ntry:\n    import cvxpy\nexcept ImportError:\n    x = 0"
+        ),
+        "pkg.plain": "from pkg.core import x\n",
+    }
+    if extras is None:
+        extras = {
+            "solver": ["cvxpy>=1.5", "clarabel>=0.10"],
+            "docs": ["matplotlib>=3.7", "scikit-learn>=1.8"],
+            "bench": ["scikit-learn>=1.8"],
+        }
+    return sn.Package(
+        name="pkg-dist",
+        module="pkg",
+        source=lambda name: (
+            modules.get(name.removesuffix(".__init__"))
+            if not name.endswith(".__init__") or name == "pkg.__init__"
+            else None
+        ),
+        python=">=3.10",
+        dependencies=["numpy>=1.24"],
+        extras=extras,
+        distributions={"sklearn": "scikit-learn"},
+    )
+
+
+def needs(*sources, package=None):
+    return sn.requirements(notebook(*(("code", s) for s in sources)), package or fake_package())
+
+
+def test_requirements_read_off_the_imports_of_the_code_cells():
+    # the standard library and the package's own dependencies are not listed
+    assert needs("import itertools\nfrom math import pi") == ([], [])
+    assert needs("import numpy as np\nfrom pkg.plain import f") == (["pkg-dist"], [])
+    # a module of the package that imports cvxpy: the extra named like it
+    assert needs("from pkg import solver") == (["pkg-dist[solver]"], ["cvxpy"])
+    assert needs("import pkg.solver as s") == (["pkg-dist[solver]"], ["cvxpy"])
+    # cvxpy imported directly is also what the extra "solver" (a module's name) holds
+    assert needs("import cvxpy as cp\n", "%matplotlib inline\nimport matplotlib.pyplot as plt") == (
+        ["pkg-dist[solver]", "matplotlib>=3.7"],
+        ["cvxpy", "matplotlib"],
+    )
+    # scikit-learn: no extra named like the import ("bench" and "docs" are not), so itself
+    assert needs("from sklearn.svm import SVC\nfrom pkg import plain") == (
+        ["pkg-dist", "scikit-learn>=1.8"],
+        ["scikit-learn"],
+    )
+    with_extra = fake_package(extras={"sklearn": ["scikit-learn>=1.8"], "bench": ["scikit-learn"]})
+    assert needs("import sklearn", package=with_extra) == (["pkg-dist[sklearn]"], ["scikit-learn"])
+    # an unknown distribution: its import name, without version
+    assert needs("import yaml") == (["yaml"], ["yaml"])
+
+
+def test_a_relative_import_inside_the_package_is_followed():
+    modules = {"pkg": "", "pkg.a": "from . import b\n", "pkg.b": "from .c import f\n"}
+    modules["pkg.c"] = "import cvxpy\n"
+    package = fake_package(modules=modules, extras={"c": ["cvxpy"]})
+    assert needs("from pkg.a import g", package=package) == (["pkg-dist[c]"], ["cvxpy"])
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_every_chapter_declares_what_its_code_imports(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    package = sn.installed_package("kernels-ref")
+    out = sn.standalone(nb, FakeResolver(), package)
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    # the title, the note, the commented %pip line, then the chapter's cells
+    kinds = [c["cell_type"] for c in out["cells"][:3]]
+    assert kinds == ["markdown", "markdown", "code"]
+    assert re.fullmatch(r"# [^\n]+", "".join(out["cells"][0]["source"]))
+    assert "".join(out["cells"][1]["source"]).startswith("**Requirements.**")
+    pip = "".join(out["cells"][2]["source"])
+    assert pip.startswith("# %pip install ")
+    declared = set(re.findall(r'"([^"]+)"', pip))
+    expected = {"kernels-ref[cvx]" if re.search(r"import cvx|cvxpy", code) else "kernels-ref"}
+    if "matplotlib" in code:
+        expected.add("matplotlib>=3.7")
+    if "sklearn" in code:
+        expected.add("scikit-learn>=1.8")
+    assert declared == expected
+    nbformat.validate(nbformat.from_dict(out))
+    # every other cell is there, code cells unchanged
+    original = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert [c for c in out["cells"][3:] if c["cell_type"] == "code"] == original
+
+
+def test_the_title_comes_before_the_set_up_cell_and_the_note_after_it():
+    nb = notebook(
+        ("code", "import numpy as np", {"tags": ["remove-cell"]}),
+        ("markdown", "# A chapter\n\nIts introduction."),
+        ("code", "from pkg import solver"),
+    )
+    out = sn.standalone(nb, FakeResolver(), fake_package())
+    sources = ["".join(c["source"]) for c in out["cells"]]
+    assert sources[0] == "# A chapter"
+    assert sources[1].startswith("**Requirements.** This notebook imports `pkg` and `cvxpy`")
+    assert sources[2] == '# %pip install "pkg-dist[solver]"'
+    assert sources[3:] == ["import numpy as np", "Its introduction.", "from pkg import solver"]
+    assert [c["id"] for c in out["cells"]] == [
+        "cell-1-title",
+        "requirements",
+        "requirements-install",
+        "cell-0",
+        "cell-1",
+        "cell-2",
+    ]
+    nbformat.validate(nbformat.from_dict(out))
+    untitled = sn.standalone(notebook(("code", "import math")), FakeResolver(), fake_package())
+    assert len(untitled["cells"]) == 1  # nothing to install, nothing said
+
+
+# ---- links to the book
+
+
+def test_links_go_to_the_published_pages_or_to_the_built_book_beside_the_download():
+    uri, source = "book/ch04_maximal_margin.html#eq-margin", "book/ch05_soft_margins.ipynb"
+    assert sn.page_link(uri, source) == "../../book/ch04_maximal_margin.html#eq-margin"
+    assert sn.page_link("index.html", "book/api/svm.md") == "../../../index.html"
+    published = sn.page_link(uri, source, "https://example.org/kernels-ref/")
+    assert published == "https://example.org/kernels-ref/book/ch04_maximal_margin.html#eq-margin"
+
+
+def test_the_books_base_url_reaches_sphinx():
+    from jupyter_book.config import yaml_to_sphinx
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert yaml_to_sphinx(config)[0].get("html_baseurl", "") == config["html"].get("baseurl", "")
+    config["html"]["baseurl"] = "https://example.org/kernels-ref/"
+    assert yaml_to_sphinx(config)[0]["html_baseurl"] == "https://example.org/kernels-ref/"
+
+
+def test_markdown_links_to_pages_of_the_book_and_sections_without_an_anchor():
+    text = convert(
+        "See [the errata](errata.md), [a part](api/svm.md#top), [the web](https://x.org/a.md),"
+        " ![a figure](fig.png) and [here](#top).\n\n(sec-m)=\n## The case $C = 0$\n\n"
+        "{ref}`sec-m`, {ref}`the case <sec-m>`."
+    )
+    assert text.startswith(
+        "See [the errata](../../book/errata.html), [a part](../../book/api/svm.html#top), "
+        "[the web](https://x.org/a.md), ![a figure](fig.png) and [here](#top)."
+    )
+    # a heading with mathematics has no anchor Jupyter agrees on: the book's section
+    assert text.endswith(
+        "[The case $C = 0$](book/here.html#sec-m), [the case](book/here.html#sec-m).",
+    ), text
+
+
+# ---- a downloaded notebook in a fresh environment
+
+
+@pytest.mark.fresh_venv
+@pytest.mark.parametrize("chapter", ["ch05_soft_margins", "appendix_sklearn"])
+def test_a_downloaded_notebook_runs_with_exactly_what_it_declares(chapter, tmp_path):
+    """A new virtual environment gets what the notebook's %pip line names (kernels-ref from
+    this repository) and what running a notebook takes (nbclient, ipykernel), nothing else;
+    the notebook then runs to the end, its asserts included. Chapter 5 needs cvxpy and
+    matplotlib, the appendix scikit-learn. pip's cache is reused."""
+    import os
+    import subprocess
+
+    nb = json.loads((BOOK / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    out = sn.standalone(nb, FakeResolver(), sn.installed_package("kernels-ref"))
+    line = next(c for c in out["cells"] if "".join(c["source"]).startswith("# %pip install"))
+    declared = re.findall(r'"([^"]+)"', "".join(line["source"]))
+    assert declared[0].startswith("kernels-ref")
+    wanted = [str(ROOT) + declared[0].removeprefix("kernels-ref"), *declared[1:]]
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "JUPYTER", "CONDA"))
+    }
+    env |= {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    # no kernel of the user's: the environment's own
+    env["JUPYTER_DATA_DIR"] = str(tmp_path / "jupyter")
+    venv = tmp_path / "venv"
+    run = dict(env=env, cwd=tmp_path, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "venv", str(venv)], **run)
+    assert done.returncode == 0, done.stderr
+    python = str(venv / "bin" / "python")
+    install = [python, "-m", "pip", "install", "--quiet", *wanted, "nbclient", "ipykernel"]
+    done = subprocess.run(install, **run)
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / f"{chapter}.ipynb"
+    nbformat.write(nbformat.from_dict(out), path)
+    execute = [str(venv / "bin" / "jupyter-execute"), "--timeout=600", str(path)]
+    done = subprocess.run(execute, **run)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -7,22 +7,28 @@ proof, exercise and solution directives, and the roles ``{eq}``, ``{cite:t}``, `
 ``{ref}``, ``{numref}``, ``{doc}``. After an HTML build, this extension rewrites every such copy
 into plain Jupyter Markdown that says what the HTML page says:
 
-- ``literalinclude`` with ``:pyobject:`` becomes a ``python`` code block holding the lines Sphinx
-  shows (``ast`` finds the object; ``:start-at:``, ``:start-after:``, ``:end-at:``,
-  ``:end-before:`` and ``:dedent:`` as Sphinx applies them), with a pointer to the file;
+- ``literalinclude`` with ``:pyobject:`` becomes a ``python`` code block holding the lines the
+  HTML shows (``ast`` finds the object, the book's ``listings`` extension leaves its docstring
+  out; ``:start-at:``, ``:start-after:``, ``:end-at:``, ``:end-before:`` and ``:dedent:`` as
+  Sphinx applies them), after the HTML's caption (the object's name linked to its API entry,
+  the docstring's summary with its mathematics as ``$...$``) and before a pointer to the file;
 - ``prf:`` directives become "**Theorem 4.1 (Title).** ..." between horizontal rules, proofs
   "*Proof.* ... ∎", exercises "**Exercise 4.1 (Title).**", and solutions a ``<details>`` block
   (the HTML's dropdown);
 - ``{eq}`` becomes "(4.1)" and a labelled ``$$ ... $$ (label)`` carries ``\\tag{4.1}``; the
-  other references become the number or title the HTML shows, a link to the other downloaded
-  notebook when the target is in another chapter (to the heading, when it is a section of this
-  one); citations become the author-year text of the HTML, and a last "References" cell lists
-  the works cited;
+  other references become the number or title the HTML shows, a link to the HTML page when the
+  target is on another page (to the heading, when it is a section of this notebook; to the
+  HTML's section when Jupyter's anchor of the heading is uncertain), as do Markdown links to
+  pages of the book (:func:`page_link`: the published book, or the built one beside the
+  download); citations become the author-year text of the HTML, and a last "References" cell
+  lists the works cited;
 - ``(label)=`` targets are dropped, and a figure caption kept in a code cell's metadata
   (``mystnb.figure``) becomes a Markdown cell after that cell.
 
-Code cells are left as they are (source, outputs, metadata and tags), so the notebook runs in
-plain Jupyter with the package installed.
+Code cells are left as they are (source, outputs, metadata and tags). The title comes first
+(the set-up cell stands before it in the source), then what the notebook needs to run: a note
+and a commented ``%pip install`` line of the requirements its imports call for
+(:func:`requirements`).
 
 :func:`standalone` is the conversion: a pure function of the notebook (a dict, as ``json.load``
 returns it) and of a *resolver* that answers the few questions only the build can answer
@@ -39,21 +45,26 @@ import itertools
 import json
 import posixpath
 import re
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple, Protocol
+
+import listings  # book/_ext/, on the path of the book's extensions
 
 
 class Ref(NamedTuple):
     """What a cross-reference shows, and where its target is.
 
-    ``text`` is Markdown. ``link`` is the relative path of the downloaded file that holds the
-    target when it is another page of the book, ``None`` when it is this notebook. ``number``
-    is the bare number ("4.1") of a numbered target.
+    ``text`` is Markdown. ``link`` is the address of the target in the HTML book when it is on
+    another page (see :func:`page_link`), ``None`` when it is in this notebook; ``page`` is
+    that address in either case. ``number`` is the bare number ("4.1") of a numbered target.
     """
 
     text: str
     link: str | None = None
     number: str | None = None
+    page: str | None = None
 
 
 class Resolver(Protocol):
@@ -64,6 +75,13 @@ class Resolver(Protocol):
 
     def include(self, path: str) -> tuple[str, str]:
         """The file of a ``literalinclude``, as ``(path shown to the reader, text)``."""
+
+    def api(self, path: str, name: str) -> Ref | None:
+        """The API entry of object ``name`` of the file ``path`` of a ``literalinclude`` (or of
+        its nearest documented parent): ``link`` is its address."""
+
+    def page(self, path: str) -> str | None:
+        """The address of the page of the book a relative Markdown link ``path`` names."""
 
     def equation(self, label: str) -> Ref | None:
         """A labelled display equation: ``text`` is its number, "4.1"."""
@@ -97,33 +115,14 @@ class Resolver(Protocol):
 # The code a literalinclude shows
 
 
-def _definitions(tree: ast.Module) -> dict[str, tuple[int, int]]:
-    """First and last line of every class, function and method, by dotted name.
-
-    The lines Sphinx's ``:pyobject:`` takes: from the first decorator to the last statement
-    (Sphinx then drops trailing blank and comment lines, which ``end_lineno`` never includes);
-    functions nested in functions are not listed, methods are ``Class.method``.
-    """
-    found: dict[str, tuple[int, int]] = {}
-
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-                found[prefix + node.name] = (start, node.end_lineno)
-                if isinstance(node, ast.ClassDef):
-                    visit(node.body, prefix + node.name + ".")
-
-    visit(tree.body, "")
-    return found
-
-
 def included_lines(source: str, options: dict[str, str]) -> list[str]:
     """The lines (without their line ends) a ``literalinclude`` of ``source`` shows.
 
-    Sphinx's filters, in Sphinx's order: ``pyobject``, then ``start-at``/``start-after``, then
-    ``end-at``/``end-before``, then ``dedent``. Raises ``ValueError`` if the object or a
-    pattern is not found, or for an option that changes the lines and is not implemented.
+    Sphinx's filters, in Sphinx's order: ``pyobject`` (without the object's docstring, as the
+    book's ``listings`` extension shows it, unless ``docstring`` is ``"full"``), then
+    ``start-at``/``start-after``, then ``end-at``/``end-before``, then ``dedent``. Raises
+    ``ValueError`` if the object or a pattern is not found, or for an option that changes the
+    lines and is not implemented.
     """
     unsupported = {"lines", "diff", "prepend", "append", "tab-width"} & options.keys()
     if unsupported:
@@ -133,11 +132,12 @@ def included_lines(source: str, options: dict[str, str]) -> list[str]:
         lines.pop()
     name = options.get("pyobject")
     if name:
-        spans = _definitions(ast.parse(source))
-        if name not in spans:
+        found = listings.definitions(source).get(name)
+        if found is None:
             raise ValueError(f"object {name!r} not found")
-        start, end = spans[name]
-        lines = lines[start - 1 : end]
+        lines = lines[found.first - 1 : found.last]
+        if options.get("docstring") != "full":
+            lines = listings.without_docstring(lines, found)
     for key, keep in (("start-at", 0), ("start-after", 1)):
         if key in options:
             at = next((i for i, line in enumerate(lines) if options[key] in line), None)
@@ -178,6 +178,11 @@ _LABELLED_MATH_END = re.compile(r"^(?P<indent>\s*)(?P<math>.*?)\$\$\s*\((?P<labe
 # A role is a code span with a {name} in front; a code span alone is left alone.
 _ROLE_OR_CODE = re.compile(
     r"(?P<role>\{(?P<name>[A-Za-z][\w:.+-]*)\})?(?P<ticks>`+)(?P<content>.+?)(?<!`)(?P=ticks)(?!`)",
+    re.DOTALL,
+)
+# A Markdown link (not an image), or a role or code span as above.
+_LINK_ROLE_OR_CODE = re.compile(
+    r"(?<!!)\[(?P<label>(?:[^\[\]`]|`[^`]*`)*)\]\((?P<href>[^()\s]+)\)|" + _ROLE_OR_CODE.pattern,
     re.DOTALL,
 )
 _HEADING = re.compile(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$")
@@ -316,9 +321,14 @@ class _Converter:
     # ---- inline
 
     def inline(self, text: str) -> str:
-        return _ROLE_OR_CODE.sub(self._role_or_code, text)
+        return _LINK_ROLE_OR_CODE.sub(self._link_role_or_code, text)
 
-    def _role_or_code(self, match: re.Match) -> str:
+    def _link_role_or_code(self, match: re.Match) -> str:
+        if match.group("href") is not None:  # a Markdown link: to a page of the book, as HTML
+            href = match.group("href")
+            if not re.match(r"^([a-z][a-z0-9+.-]*:|#|/)", href):
+                href = self.resolve.page(href) or href
+            return f"[{self.inline(match.group('label'))}]({href})"
         if not match.group("role"):
             return match.group(0)
         return self.role(match.group("name"), match.group("content"))
@@ -361,7 +371,10 @@ class _Converter:
             heading = self.inline(self.headings[target])
             text = title if title is not None else heading
             anchor = _anchor(self.headings[target])
-            return f"[{text}](#{anchor})" if anchor else text
+            if anchor:
+                return f"[{text}](#{anchor})"
+            ref = self.resolve.ref(target)  # Jupyter's anchor unknown: the section in the book
+            return f"[{text}]({ref.page})" if ref is not None and ref.page else text
         ref = lookups[name](target)
         if ref is None:
             text = title if title is not None else target
@@ -537,31 +550,240 @@ class _Converter:
         return ["", *_lead("*Proof.*", body), ""]
 
     def literalinclude(self, path: str, options: dict[str, str]) -> list[str]:
+        """The listing as the HTML shows it: a caption (the object's name, linked to its API
+        entry, and its docstring's summary), then the code; the file named after it."""
         shown, source = self.resolve.include(path)
         code = included_lines(source, options)
         language = options.get("language", "python" if path.endswith(".py") else "")
         fence = _fence_for(code)
         name = options.get("pyobject")
         partial = any(key in options for key in ("start-at", "start-after", "end-at", "end-before"))
-        if name:
-            pointer = f"({shown}, {'part of ' if partial else ''}`{name}`)"
-        else:
-            pointer = f"({shown})"
-        return ["", fence + language, *code, fence, "", pointer, ""]
+        listing = ["", fence + language, *code, fence, ""]
+        if not name:
+            return [*listing, f"({shown})", ""]
+        pointer = f"({shown}, {'part of ' if partial else ''}`{name}`)"
+        if options.get("docstring") == "full" or "caption" in options:
+            return [*listing, pointer, ""]
+        ref = self.resolve.api(path, name)
+        caption = f"[`{name}`]({ref.link})" if ref is not None and ref.link else f"`{name}`"
+        summary = listings.definitions(source)[name].summary
+        if summary:
+            caption += " — " + listings.markdown(summary)
+        return ["", caption, *listing, pointer, ""]
+
+
+# --------------------------------------------------------------------------------------------
+# What a notebook needs
+
+
+class Package(NamedTuple):
+    """The project's package as its metadata describes it (see :func:`installed_package`).
+
+    ``name`` is the distribution ("kernels-ref"), ``module`` the import name ("kernels_ref"),
+    ``source(dotted)`` the text of one of its modules (``None`` if there is no such module),
+    ``python`` the Python versions it supports (">=3.10"), ``dependencies`` and ``extras``
+    its requirements (PEP 508 strings; an extra's reference to the package itself is left
+    out), and ``distributions`` the distribution of an importable top-level module, for the
+    modules whose name is not the distribution's ("sklearn": "scikit-learn").
+    """
+
+    name: str
+    module: str
+    source: Callable[[str], str | None]
+    python: str
+    dependencies: list[str]
+    extras: dict[str, list[str]]
+    distributions: dict[str, str]
+
+
+def _imports(source: str, package: str = "") -> set[str]:
+    """The modules ``source`` imports, dotted, with ``from a import b`` as ``a`` and ``a.b``
+    (``b`` may be a module); relative imports resolved against ``package``."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, *filter(None, [base])])
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _code(cell: dict) -> str:
+    """A code cell's Python: IPython's magics and shell lines commented out."""
+    source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+    return re.sub(r"^(\s*)([%!])", r"\1# \2", source, flags=re.M)
+
+
+def requirements(nb: dict, package: Package) -> tuple[list[str], list[str]]:
+    """What the code cells of ``nb`` import, as pip requirements, and as names for a reader.
+
+    The imports are read with ``ast``, those of the package's modules followed to the modules
+    they import. The package itself is required (with its dependencies) when anything else
+    is; a distribution it lists in an extra named like one of its modules or like the import
+    (``cvx`` for what ``kernels_ref.cvx`` imports, ``sklearn`` for ``sklearn``) is required
+    as that extra, ``kernels-ref[cvx]``; any other as itself, with the version the package's
+    metadata asks for ("matplotlib>=3.7"). The standard library is not listed.
+    """
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    todo = set().union(*(_imports(_code(c)) for c in nb["cells"] if c["cell_type"] == "code"))
+    seen: set[str] = set()
+    third_party: set[str] = set()
+    uses_package = False
+    while todo:
+        module = todo.pop()
+        top = module.partition(".")[0]
+        if top == package.module:
+            uses_package = True
+            if module not in seen:
+                seen.add(module)
+                parts = module.split(".")
+                todo |= {".".join(parts[:k]) for k in range(1, len(parts))}  # its packages
+                source = package.source(module)
+                if source is not None:
+                    is_package = package.source(module + ".__init__") is not None
+                    parent = module if is_package else module.rpartition(".")[0]
+                    todo |= _imports(source, parent or module)
+        elif top and top not in sys.stdlib_module_names:
+            third_party.add(top)
+    covered = {canonicalize_name(Requirement(r).name) for r in package.dependencies}
+    specifiers: dict[str, str] = {}
+    for reqs in package.extras.values():
+        for req in map(Requirement, reqs):
+            specifiers.setdefault(canonicalize_name(req.name), str(req))
+    chosen: set[str] = set()
+    names: list[str] = []
+    for top in sorted(third_party):
+        dist = canonicalize_name(package.distributions.get(top, top))
+        if dist in covered:
+            continue
+        names.append(package.distributions.get(top, top))
+        for extra, reqs in package.extras.items():
+            named = extra == top or package.source(f"{package.module}.{extra}") is not None
+            if named and dist in {canonicalize_name(Requirement(r).name) for r in reqs}:
+                chosen.add(extra)
+    for extra in chosen:
+        covered |= {canonicalize_name(Requirement(r).name) for r in package.extras[extra]}
+    pip = []
+    if uses_package or chosen:
+        pip.append(package.name + (f"[{','.join(sorted(chosen))}]" if chosen else ""))
+    for top in sorted(third_party):
+        dist = canonicalize_name(package.distributions.get(top, top))
+        if dist not in covered:
+            covered.add(dist)
+            pip.append(specifiers.get(dist, package.distributions.get(top, top)))
+    return pip, names
+
+
+def installed_package(name: str) -> Package:
+    """The :class:`Package` of the installed distribution ``name`` (its metadata)."""
+    import importlib.metadata
+    import importlib.util
+
+    from packaging.requirements import Requirement
+
+    metadata = importlib.metadata.metadata(name)
+    module = name.replace("-", "_")
+    root = Path(importlib.util.find_spec(module).origin).parent
+
+    def source(dotted: str) -> str | None:
+        parts = dotted.split(".")[1:]
+        paths = [root.joinpath(*parts, "__init__.py")]
+        if parts:
+            paths.append(root.joinpath(*parts[:-1], parts[-1] + ".py"))
+        path = next((path for path in paths if path.is_file()), None)
+        return path.read_text(encoding="utf-8") if path else None
+
+    dependencies, extras = [], {e: [] for e in metadata.get_all("Provides-Extra") or []}
+    for text in importlib.metadata.requires(name) or []:
+        req = Requirement(text)
+        if req.name == name:
+            continue  # kernels-ref[cvx] in an extra: the extra's own lines say it
+        holding = [e for e in extras if req.marker and req.marker.evaluate({"extra": e})]
+        if req.marker is None or not holding:
+            dependencies.append(str(req))
+        for extra in holding:
+            req.marker = None
+            extras[extra].append(str(req))
+    distributions = {
+        top: dists[0]
+        for top, dists in importlib.metadata.packages_distributions().items()
+        if dists and dists[0] != top
+    }
+    python = metadata.get("Requires-Python") or ""
+    return Package(name, module, source, python, dependencies, extras, distributions)
+
+
+def _needs(nb: dict, package: Package) -> list[dict]:
+    """The note and the (commented) ``%pip install`` cell that say what ``nb`` needs."""
+    pip, names = requirements(nb, package)
+    if not pip:
+        return []
+    listed = [f"`{package.module}`", *(f"`{n}`" for n in names)]
+    what = " and ".join([", ".join(listed[:-1]), listed[-1]] if len(listed) > 1 else listed)
+    python = f" with Python {package.python}" if package.python else ""
+    note = (
+        f"**Requirements.** This notebook imports {what}; it runs{python} once the next cell, "
+        "without its `#`, has installed them. "
+        f"`{package.name}` is installed from a clone of its repository: write the clone's "
+        f'path in its place, as in `%pip install "/path/to/{pip[0]}"`.'
+    )
+    command = "# %pip install " + " ".join(f'"{r}"' for r in pip)
+    return [
+        {"cell_type": "markdown", "metadata": {}, "source": _source_lines(note)},
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "metadata": {},
+            "outputs": [],
+            "source": _source_lines(command),
+        },
+    ]
+
+
+def _title_first(cells: list[dict]) -> list[dict]:
+    """The cells with the title (the first Markdown cell's level-1 heading) first.
+
+    The book's set-up cell stands before the title in the source (the HTML hides it); a title
+    cell with more than its heading is split after the heading.
+    """
+    first = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"), None)
+    if first is None:
+        return cells
+    lines = "".join(cells[first]["source"]).split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if at is None or not re.match(r"^ {0,3}# ", lines[at]):
+        return cells
+    title = {**cells[first], "source": _source_lines("\n".join(lines[: at + 1]))}
+    rest = "\n".join(lines[at + 1 :]).strip("\n")
+    after = []
+    if rest:
+        after.append({**cells[first], "source": _source_lines(rest)})
+        if "id" in title:
+            title["id"] = f"{title['id']}-title"[-64:]
+    return [title, *cells[:first], *after, *cells[first + 1 :]]
 
 
 def _source_lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
 
-def standalone(nb: dict, resolve: Resolver) -> dict:
+def standalone(nb: dict, resolve: Resolver, package: Package | None = None) -> dict:
     """The notebook ``nb`` as plain Jupyter shows it well: no MyST markup left.
 
     Markdown cells are converted (see the module's docstring); a code cell whose metadata holds
     a figure caption (``mystnb.figure.caption``) is followed by a Markdown cell with the
-    caption; a last Markdown cell lists the works cited. Code cells are unchanged. ``nb`` is not
-    modified. The unknown directives and roles met (shown as their content) are listed in the
-    result's ``metadata["standalone_unknown"]`` only if there are any.
+    caption; a last Markdown cell lists the works cited. The title comes first, then, with
+    ``package``, a note and a commented ``%pip install`` cell naming what the code imports
+    (:func:`requirements`). Code cells are unchanged. ``nb`` is not modified. The unknown
+    directives and roles met (shown as their content) are listed in the result's
+    ``metadata["standalone_unknown"]`` only if there are any.
     """
     nb = copy.deepcopy(nb)
     convert = _Converter(resolve, _headings(nb["cells"]))
@@ -601,6 +823,13 @@ def standalone(nb: dict, resolve: Resolver) -> dict:
             if any("id" in cell for cell in cells):
                 references["id"] = "references"
             cells.append(references)
+    cells = _title_first(cells)
+    needs = _needs(nb, package) if package is not None else []
+    if any("id" in cell for cell in cells):
+        for cell, name in zip(needs, ("requirements", "requirements-install"), strict=False):
+            cell["id"] = name
+    titled = bool(cells) and cells[0]["cell_type"] == "markdown"
+    cells[int(titled) : int(titled)] = needs
     nb["cells"] = cells
     if convert.unknown:
         nb["metadata"]["standalone_unknown"] = sorted(convert.unknown)
@@ -641,10 +870,13 @@ class SphinxResolver:
         self.app, self.env, self.docname = app, app.env, docname
         self._doctrees: dict[str, object] = {}
 
-    def _link(self, docname: str) -> str | None:
-        if docname == self.docname:
-            return None
-        return posixpath.relpath(source_name(self.app, docname), posixpath.dirname(self.docname))
+    def _page(self, docname: str, anchor: str | None = None) -> str:
+        uri = self.app.builder.get_target_uri(docname) + (f"#{anchor}" if anchor else "")
+        return page_link(uri, source_name(self.app, self.docname), self.app.config.html_baseurl)
+
+    def _ref(self, text: str, docname: str, anchor: str | None, number: str | None = None):
+        page = self._page(docname, anchor)
+        return Ref(text, None if docname == self.docname else page, number, page)
 
     def _number(self, docname: str, figtype: str, node_id: str) -> str | None:
         numbers = self.env.toc_fignumbers.get(docname, {}).get(figtype, {}).get(node_id)
@@ -654,11 +886,27 @@ class SphinxResolver:
         number = self._number(docname, figtype, node_id)
         if number is None:
             return None
-        return Ref(fmt % number, self._link(docname), number)
+        return self._ref(fmt % number, docname, node_id, number)
 
     def include(self, path: str) -> tuple[str, str]:
         relative, absolute = self.env.relfn2path(path, self.docname)
         return Path(relative).as_posix(), Path(absolute).read_text(encoding="utf-8")
+
+    def api(self, path: str, name: str) -> Ref | None:
+        _, absolute = self.env.relfn2path(path, self.docname)
+        objects = self.env.get_domain("py").objects
+        target = listings.documented(objects, listings.module_of(absolute), name)
+        if target is None:
+            return None
+        return self._ref(target, objects[target].docname, objects[target].node_id)
+
+    def page(self, path: str) -> str | None:
+        path, _, anchor = path.partition("#")
+        docname = posixpath.normpath(posixpath.join(posixpath.dirname(self.docname), path))
+        docname = re.sub(r"\.(ipynb|md|rst)$", "", docname)
+        if docname not in self.env.found_docs:
+            return None
+        return self._page(docname, anchor or None)
 
     def equation(self, label: str) -> Ref | None:
         from docutils.nodes import make_id
@@ -675,7 +923,7 @@ class SphinxResolver:
             number = config.math_numsep.join(number.rsplit(".", 1))
         else:
             number = str(serial)
-        return Ref(number, self._link(docname), number)
+        return self._ref(number, docname, make_id(f"equation-{label}"), number)
 
     def proof(self, label: str) -> Ref | None:
         from sphinx.locale import get_translation
@@ -685,9 +933,9 @@ class SphinxResolver:
             return None
         name = get_translation("proof")(entry["realtype"].title())
         if entry["nonumber"]:
-            return Ref(name, self._link(entry["docname"]))
+            return self._ref(name, entry["docname"], label)
         number = self._number(entry["docname"], entry["countertype"], label)
-        return Ref(f"{name} {number}", self._link(entry["docname"]), number)
+        return self._ref(f"{name} {number}", entry["docname"], label, number)
 
     def exercise(self, label: str) -> Ref | None:
         entry = getattr(self.env, "sphinx_exercise_registry", {}).get(label)
@@ -733,10 +981,10 @@ class SphinxResolver:
         found = self._label(label)
         if found is None:
             return None
-        docname, _, sectname, node = found
+        docname, node_id, sectname, node = found
         if isinstance(node, nodes.section) and isinstance(node[0], nodes.title):
-            return Ref(_markdown_of(node[0]), self._link(docname))
-        return Ref(sectname, self._link(docname))
+            return self._ref(_markdown_of(node[0]), docname, node_id)
+        return self._ref(sectname, docname, node_id)
 
     def doc(self, target: str) -> Ref | None:
         if target.startswith("/"):
@@ -747,7 +995,7 @@ class SphinxResolver:
         title = self.env.titles.get(docname)
         if title is None:
             return None
-        return Ref(_markdown_of(title), self._link(docname))
+        return self._ref(_markdown_of(title), docname, None)
 
     def cite(self, role: str, target: str) -> str | None:
         from docutils import nodes
@@ -773,6 +1021,22 @@ class SphinxResolver:
         return entries
 
 
+def page_link(uri: str, source: str, baseurl: str = "") -> str:
+    """The address, in a downloaded notebook, of the page ``uri`` of the HTML book.
+
+    ``uri`` is the page's path in the built book with its anchor ("book/ch04.html#eq-1").
+    With the book's published address ``baseurl`` (``html: baseurl:`` in ``_config.yml``), an
+    absolute link; without it, a link relative to the notebook's place in the built book,
+    ``_sources/`` + ``source`` (the download button's file), which resolves when the notebook
+    is opened where it was built or downloaded beside the book.
+    """
+    if baseurl:
+        return baseurl.rstrip("/") + "/" + uri
+    path, hash_, anchor = uri.partition("#")
+    start = posixpath.dirname(posixpath.join("_sources", source))
+    return posixpath.relpath(path, start) + hash_ + anchor
+
+
 def source_name(app, docname: str) -> str:
     """The path of ``docname``'s source under ``_sources`` (as Sphinx's HTML builder names it)."""
     suffix = Path(app.env.doc2path(docname)).suffix
@@ -786,7 +1050,8 @@ def write_standalone_notebooks(app, exception) -> None:
     """On ``build-finished``: rewrite the ``_sources`` copy of every notebook of the book.
 
     Each is converted from the source file, not from the copy, so a rebuild that did not
-    rewrite a page's copy converts it once, not twice.
+    rewrite a page's copy converts it once, not twice. The requirements are those of the
+    installed distribution ``standalone_package`` (a Sphinx setting; none if empty).
     """
     if exception is not None or app.builder.format != "html":
         return
@@ -795,6 +1060,8 @@ def write_standalone_notebooks(app, exception) -> None:
 
     logger = logging.getLogger(__name__)
     sources = Path(app.outdir, "_sources")
+    name = app.config.standalone_package
+    package = installed_package(name) if name else None
     for docname in sorted(app.env.found_docs):
         source = Path(app.env.doc2path(docname))
         target = sources / source_name(app, docname)
@@ -802,7 +1069,7 @@ def write_standalone_notebooks(app, exception) -> None:
             continue
         nb = json.loads(source.read_text(encoding="utf-8"))
         try:
-            converted = standalone(nb, SphinxResolver(app, docname))
+            converted = standalone(nb, SphinxResolver(app, docname), package)
         except ValueError as error:
             logger.warning(f"download of {docname}: {error}", location=docname)
             continue
@@ -820,5 +1087,6 @@ def write_standalone_notebooks(app, exception) -> None:
 
 
 def setup(app):
+    app.add_config_value("standalone_package", "", "env", [str])
     app.connect("build-finished", write_standalone_notebooks)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
