@@ -1,4 +1,5 @@
-"""The PDF's Python side (latex/): bookmarks of headings with math, table columns, the log check.
+"""The PDF's Python side (latex/): bookmarks of headings with math, table columns, the log check;
+and the HTML book's link to the PDF (book/_ext/book_html.py).
 
 ``make pdf`` builds the whole PDF (minutes, with a TeX installation); these tests check the
 pieces that decide what it prints without TeX.
@@ -122,3 +123,51 @@ def test_check_log_threshold_and_exit_status(tmp_path):
     dirty = tmp_path / "dirty.log"
     dirty.write_text(LOG, encoding="utf-8")
     assert check_log.main([str(dirty)]) == 1
+
+
+# The HTML book's link to the PDF (book/_ext/book_html.py).
+book_html_spec = importlib.util.spec_from_file_location(
+    "book_html", LATEX.parent / "book" / "_ext" / "book_html.py"
+)
+book_html = importlib.util.module_from_spec(book_html_spec)
+book_html_spec.loader.exec_module(book_html)
+
+
+def _html_app(build: Path, pdf: bool):
+    from types import SimpleNamespace
+
+    (build / "html").mkdir(parents=True)
+    if pdf:
+        (build / "latex").mkdir()
+        (build / "latex" / book_html.PDF_NAME).write_bytes(b"%PDF-1.5\n")
+    app = SimpleNamespace(
+        outdir=str(build / "html"),
+        config=SimpleNamespace(),
+        builder=SimpleNamespace(format="html"),
+    )
+    book_html._note_pdf(app, app.config)
+    return app
+
+
+def _download_menu(app, pagename="book/ch07_smo"):
+    depth = pagename.count("/")
+    context = {
+        "pathto": lambda name, resource: "../" * depth + name,
+        "header_buttons": [{"label": "download-buttons", "buttons": [{"text": ".ipynb"}]}],
+    }
+    book_html._offer_pdf(app, pagename, "page.html", context, None)
+    return context["header_buttons"][0]["buttons"]
+
+
+def test_html_offers_the_pdf_only_when_built(tmp_path):
+    with_pdf = _html_app(tmp_path / "with", pdf=True)
+    entries = _download_menu(with_pdf)
+    assert [entry["text"] for entry in entries] == [".ipynb", "Book (.pdf)"]
+    assert entries[-1]["url"] == "../kernels-ref.pdf"
+    book_html._copy_pdf(with_pdf, None)
+    assert (tmp_path / "with" / "html" / "kernels-ref.pdf").is_file()
+
+    without = _html_app(tmp_path / "without", pdf=False)
+    assert [entry["text"] for entry in _download_menu(without)] == [".ipynb"]
+    book_html._copy_pdf(without, None)
+    assert not (tmp_path / "without" / "html" / "kernels-ref.pdf").exists()
