@@ -18,13 +18,16 @@ right; it does nothing for the HTML builder.
   (docutils drops duplicate names) and its theorems their labels and numbers. The title is given
   back to the chapter's section.
 
-It also typesets proofs as proofs (sphinx-proof gives them a box with an empty title bar), and
-lays out the tables whose widths the source leaves open (see ``TableLayout``).
+It also typesets proofs as proofs (sphinx-proof gives them a box with an empty title bar), lays
+out the tables whose widths the source leaves open (see ``TableLayout``), opens the book's first
+page with its title (``RootPage``), and gives the PDF bookmarks of headings with mathematics a
+text form of it (``BookmarkMath``).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from docutils import nodes
@@ -32,10 +35,13 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.builders.latex import LaTeXBuilder
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import texescape
 
 # Tables of more rows than this, or of at least this many columns, become longtables; those of
 # many columns get a smaller font.
 TABULARY_ROWS = 15
+# A table of given column widths and more rows than this may break across pages.
+BREAKABLE_ROWS = 4
 WIDE_TABLE_COLUMNS = 6
 # A column whose longest cell is shorter than this many characters does not wrap.
 SHORT_COLUMN = 14
@@ -45,6 +51,9 @@ LINE_WIDTH_PT = 483.0
 CELL_PADDING_PT = 12.0
 FONT_PT, SMALL_FONT_PT = 10.0, 8.0
 CHAR_EM = 0.45
+# A symbol of math against a character of text (math italic, Greek letters, wider symbols), and
+# what a symbol written as a command (\infty, \lambda, \sum) adds, in characters.
+MATH_CHAR, COMMAND_EXTRA = 1.2, 0.5
 HEADER_SCALE = 1.2
 # A column of a share of the line width, ragged right.
 RAGGED_COLUMN = r">{{\raggedright\arraybackslash}}p{{\dimexpr {:.3f}\linewidth-2\tabcolsep\relax}}"
@@ -143,6 +152,124 @@ def _is_proof(node: nodes.Node) -> bool:
     )
 
 
+class RootPage(SphinxPostTransform):
+    r"""The book's first page opens with its title and ends with its text.
+
+    Jupyter Book's LaTeX extension drops the title of the root document (the introduction after
+    the table of contents) and keeps its headings as lines of large type, the last of which,
+    "Contents", heads the table of contents that the PDF prints before it: the first page had no
+    title and ended in an empty heading. The title heads the page (``\kernelsreftitle``,
+    latex/kernelsref.sty) and is listed in the contents; a heading with nothing printed after it
+    goes.
+    """
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        root = self.config.root_doc
+        if self.app.project.path2doc(self.document.get("source", "")) != root:
+            return
+        section = next(
+            (s for s in self.document.findall(nodes.section) if s.get("docname") == root), None
+        )
+        if section is None or root not in self.env.titles:
+            return
+        for header in list(section.findall(_is_root_header)):
+            siblings = header.parent.children[header.parent.index(header) + 1 :]
+            if not any(sibling.astext().strip() for sibling in siblings):
+                header.parent.remove(header)
+        title = texescape.escape(self.env.titles[root].astext(), self.config.latex_engine)
+        heading = rf"\kernelsreftitle{{{title}}}"
+        first = 1 if section.children and isinstance(section[0], nodes.title) else 0
+        section.insert(first, nodes.raw("", heading + "\n", format="latex"))
+
+
+def _is_root_header(node: nodes.Node) -> bool:
+    """A heading of the root document, as Jupyter Book's LaTeX extension rewrites it."""
+    return type(node).__name__ == "RootHeader"
+
+
+class BookmarkMath(SphinxPostTransform):
+    r"""A heading's mathematics in a PDF bookmark: a text form of it instead of nothing.
+
+    hyperref spells the commands it knows (Greek letters, ``\sum``, ``\partial``; the preamble,
+    latex/kernelsref.sty, adds the others the headings use) but drops the math shifts and the
+    sub- and superscripts, with a warning each: "Erratum: log(4δ) in Chevaleyre's VC bound" lost
+    its formula. Each formula of a section title is written as ``\texorpdfstring``: the formula in
+    the text, and for the bookmark the same source with its scripts as Unicode characters.
+    """
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        for title in list(self.document.findall(nodes.title)):
+            if not isinstance(title.parent, nodes.section):
+                continue
+            for math in list(title.findall(nodes.math)):
+                source = math.astext()
+                latex = (
+                    rf"\texorpdfstring{{\protect\({source}\protect\)}}"
+                    rf"{{{bookmark_text(source)}}}"
+                )
+                math.replace_self(nodes.raw("", latex, format="latex"))
+
+
+# A sub- or superscript: ``_i``, ``^{-1}``, ``^\top``.
+SCRIPT = re.compile(r"([_^])(?:\{([^{}]*)\}|(\\[A-Za-z]+|[^\s{}\\]))")
+# Characters named in Unicode by another word than their own name's last.
+SCRIPT_NAMES = {"+": "PLUS SIGN", "-": "MINUS", "=": "EQUALS SIGN", "(": "LEFT PARENTHESIS",
+                ")": "RIGHT PARENTHESIS"}  # fmt: skip
+# Scripts that read as themselves: a star, a prime; the transpose as a superscript T.
+SCRIPT_AS_IS = {"*": "*", "'": "'", r"\prime": "'", r"\top": "T"}
+
+
+def bookmark_text(source: str) -> str:
+    r"""A formula's source with its sub- and superscripts as Unicode characters, for hyperref.
+
+    ``\alpha_ix_i`` becomes ``\alpha{ᵢ}x{ᵢ}`` and ``(HH^\top)^{-1}`` becomes ``(HHᵀ)⁻¹``
+    (hyperref then spells ``\alpha``); a script with a character that Unicode has no script of
+    stays a script, ``I_{up}`` → ``I\_{up}``. The braces keep a command apart from the character
+    after it.
+    """
+
+    def script(match: re.Match[str]) -> str:
+        sub = match.group(1) == "_"
+        body = match.group(2) if match.group(2) is not None else match.group(3)
+        if not sub and body in SCRIPT_AS_IS and body != r"\top":
+            return "{" + SCRIPT_AS_IS[body] + "}"
+        chars = [_script_char(char, sub) for char in SCRIPT_AS_IS.get(body, body).replace(" ", "")]
+        if chars and all(chars):
+            return "{" + "".join(chars) + "}"
+        return (r"\_" if sub else r"\textasciicircum ") + "{" + body + "}"
+
+    # TeX would swallow the space after a command name: "\\xi = C" must not read "ξ= C".
+    return re.sub(r"(\\[A-Za-z]+) ", r"\1{} ", SCRIPT.sub(script, source))
+
+
+def _script_char(char: str, sub: bool) -> str:
+    """The Unicode subscript or superscript of a digit, sign or Latin letter, or ``""``."""
+    if not (char.isascii() and (char.isalnum() or char in SCRIPT_NAMES)):
+        return ""
+    word = SCRIPT_NAMES.get(char) or unicodedata.name(char).split()[-1]
+    if sub:
+        names = [f"SUBSCRIPT {word}"]
+        names += [f"LATIN SUBSCRIPT SMALL LETTER {word}"] if char.islower() else []
+    else:
+        names = [f"SUPERSCRIPT {word}"]
+        if char.islower():
+            names += [f"SUPERSCRIPT LATIN SMALL LETTER {word}", f"MODIFIER LETTER SMALL {word}"]
+        elif char.isupper():
+            names += [f"MODIFIER LETTER CAPITAL {word}"]
+    for name in names:
+        try:
+            return unicodedata.lookup(name)
+        except KeyError:
+            continue
+    return ""
+
+
 class TableLayout(SphinxPostTransform):
     """Column layouts of the tables whose widths the source leaves to Sphinx.
 
@@ -152,6 +279,10 @@ class TableLayout(SphinxPostTransform):
     tables read badly justified. Here every such table gets ragged-right columns whose widths
     follow the length of their cells; one of many rows or many columns becomes a longtable, which
     breaks across pages, and one of many columns gets a smaller font.
+
+    A table whose column widths the source gives (the errata, the notation) keeps them, but one
+    of more than a few rows becomes a longtable too: Sphinx sets it in a tabular, which cannot
+    break across pages and left half pages empty.
     """
 
     builders = ("latex",)
@@ -161,15 +292,17 @@ class TableLayout(SphinxPostTransform):
         for table in list(self.document.findall(nodes.table)):
             index = table.parent.index(table)
             previous = table.parent[index - 1] if index > 0 else None
-            if "colwidths-given" in table["classes"] or isinstance(
-                previous, addnodes.tabular_col_spec
-            ):
-                continue  # the source chose the layout
             tgroup = next(iter(table.findall(nodes.tgroup)), None)
             if tgroup is None:
                 continue
-            ncols = int(tgroup["cols"])
             rows = [row for body in tgroup.findall(nodes.tbody) for row in body.children]
+            if "colwidths-given" in table["classes"]:
+                if len(rows) > BREAKABLE_ROWS and isinstance(table.parent, nodes.section):
+                    table["classes"].append("longtable")
+                continue  # the source chose the layout
+            if isinstance(previous, addnodes.tabular_col_spec):
+                continue  # the source chose the layout
+            ncols = int(tgroup["cols"])
             if len(rows) > TABULARY_ROWS or ncols >= WIDE_TABLE_COLUMNS:
                 table["classes"].append("longtable")
             font_pt = SMALL_FONT_PT if ncols >= WIDE_TABLE_COLUMNS else FONT_PT
@@ -207,9 +340,12 @@ def _estimated_width(node: nodes.Node) -> tuple[float, float]:
 
 
 def _math_width(source: str) -> float:
-    """Rough width of a formula in characters: its symbols, a fraction as its wider part, a
-    matrix or an aligned block as one of its rows."""
+    """Rough width of a formula in characters: its symbols (wider than letters of text, a symbol
+    written as a command wider still), a fraction as its wider part, a matrix or an aligned block
+    as one of its rows with the space between its columns and its delimiters; a binary operator
+    or relation counts twice (the space around it), a comma once and a half."""
     blocks = max(source.count(r"\begin"), 1)
+    matrices = len(re.findall(r"\\begin\{[pbvBV]?matrix\}", source))
     fraction = re.compile(r"\\[td]?frac\{([^{}]*)\}\{([^{}]*)\}")
     while fraction.search(source):
         source = fraction.sub(lambda m: max(m.group(1), m.group(2), key=len), source)
@@ -220,8 +356,14 @@ def _math_width(source: str) -> float:
         source,
     )
     rows = source.count(r"\\") / blocks + 1
+    columns = source.count("&") / rows
+    spacing = 2 * columns + 2 * matrices
+    spacing += 0.5 * source.count(",") + len(
+        re.findall(r"(?<=\S)\s*(?:[-+=<>]|\\[lg]e|\\to)\s*(?=\S)", source)
+    )
+    commands = len(re.findall(r"\\[A-Za-z]+", source))
     symbols = re.sub(r"[{}^_&\s]", "", re.sub(r"\\[A-Za-z]+", "x", source.replace(r"\\", "")))
-    return len(symbols) / rows
+    return MATH_CHAR * (len(symbols) + COMMAND_EXTRA * commands) / rows + spacing
 
 
 def _column_fractions(rows: list[nodes.row], ncols: int, font_pt: float) -> list[float]:
@@ -260,7 +402,10 @@ def _column_fractions(rows: list[nodes.row], ncols: int, font_pt: float) -> list
         _, best = max(gains)
         widths[best] += 1
         spare -= 1
-    return [width / sum(widths) for width in widths]
+    # A column's share of the line holds its text and its padding (the column specification
+    # takes the padding off again).
+    text_pt = (LINE_WIDTH_PT - ncols * CELL_PADDING_PT) / sum(widths)
+    return [(width * text_pt + CELL_PADDING_PT) / LINE_WIDTH_PT for width in widths]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -273,4 +418,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(UnnumberedParts)
     app.add_post_transform(TableLayout)
     app.add_post_transform(ProofBlocks)
+    app.add_post_transform(RootPage)
+    app.add_post_transform(BookmarkMath)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -8,9 +8,16 @@
 - The bibliography lists its entries under author-year labels, "[Vert, 2004]", the labels the
   citations in the text use (the "plain" style numbers them, so "Vert [2004]" in a chapter led
   to an entry "[25]").
+- When ``make pdf`` has built the PDF of the book, the HTML book carries a copy of it and every
+  page's download menu offers it ("Book (.pdf)"); without a PDF, no such entry (no dead link).
+  Whether there is one is a configuration value of the HTML pages, so that every page is written
+  again when a PDF appears or goes.
 """
 
 from __future__ import annotations
+
+import shutil
+from pathlib import Path
 
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.plain import Style as PlainStyle
@@ -54,9 +61,48 @@ class AuthorYearStyle(PlainStyle):
     default_label_style = "kr_author_year"
 
 
+# make pdf writes the PDF here, beside the HTML book's _build/html.
+PDF_NAME = "kernels-ref.pdf"
+
+
+def _built_pdf(app) -> Path:
+    return Path(app.outdir).parent / "latex" / PDF_NAME
+
+
+def _note_pdf(app, config):
+    config.kernelsref_pdf = _built_pdf(app).is_file()
+
+
+def _offer_pdf(app, pagename, templatename, context, doctree):
+    if app.builder.format != "html" or not app.config.kernelsref_pdf:
+        return
+    for button in context.get("header_buttons", []):
+        if button.get("label") == "download-buttons":
+            button["buttons"].append(
+                {
+                    "type": "link",
+                    "url": context["pathto"](PDF_NAME, 1),
+                    "text": "Book (.pdf)",
+                    "tooltip": "Download the whole book as a PDF",
+                    "icon": "fas fa-book",
+                    "label": "download-book-pdf-button",
+                }
+            )
+
+
+def _copy_pdf(app, exception):
+    if exception is None and app.builder.format == "html" and app.config.kernelsref_pdf:
+        shutil.copyfile(_built_pdf(app), Path(app.outdir) / PDF_NAME)
+
+
 def setup(app):
     register_plugin("pybtex.style.labels", "kr_author_year", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "kr_author_year", AuthorYearStyle)
     # Last, after the handlers that add scripts to the page.
     app.connect("html-page-context", _one_copy_of_each_script, priority=999)
+    app.add_config_value("kernelsref_pdf", False, "html")
+    app.connect("config-inited", _note_pdf)
+    # After the theme has made the download menu (priority 501, sphinx-book-theme).
+    app.connect("html-page-context", _offer_pdf, priority=900)
+    app.connect("build-finished", _copy_pdf)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
