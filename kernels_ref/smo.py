@@ -206,6 +206,10 @@ class TiledGram:
     def abs_matmul(self, w):
         return np.tile(_abs_product(self.K, w[: self.n] + w[self.n :]), 2)
 
+    def columns_product(self, index, w):
+        base, where = np.unique(index % self.n, return_inverse=True)
+        return np.tile(np.bincount(where, weights=w, minlength=len(base)) @ self.K[base], 2)
+
     def submatrix(self, index):
         base = index % self.n
         return self.K[np.ix_(base, base)]
@@ -246,6 +250,10 @@ class AugmentedGram:
 
     def abs_matmul(self, w):
         return np.concatenate([_abs_product(self.K, w[: self.n]), [0.0, 0.0]])
+
+    def columns_product(self, index, w):
+        real = index < self.n
+        return np.concatenate([w[real] @ self.K[index[real]], [0.0, 0.0]])
 
     def submatrix(self, index):
         out = np.zeros((len(index), len(index)))
@@ -357,6 +365,13 @@ def _abs_product(K, w):
     for start in range(0, len(K), 256):
         out[start : start + 256] = np.abs(K[start : start + 256]) @ w
     return out
+
+
+def _columns_product(K, index, w):
+    """``K[:, index] @ w``, reading only the rows ``index`` (K is symmetric)."""
+    if isinstance(K, np.ndarray):
+        return w @ K[index]
+    return K.columns_product(index, w)
 
 
 def _submatrix(K, index):
@@ -712,7 +727,7 @@ class _Finisher:
     def __init__(self, act, tol):
         self.act, self.tol = act, tol
         self.enabled = True
-        self.allowance = max(2.0 * self._face_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
+        self.allowance = max(2.0 * self._entry_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
         self.stalled = False  # the run ends at the round-off level of v, above tol
         self.roundoff = None  # that level
         self.stalls = 0  # attempts in a row that ended there
@@ -720,8 +735,13 @@ class _Finisher:
         self.spent = 0.0  # cost of the crossovers of the attempt, in ns
 
     def _face_cost(self, f):
+        """A face of f variables: gather and factor its block."""
         flops = 4.0 * f**3 if f <= EIGH_MAX else f**3 / 3.0  # eigh or Cholesky
-        return GATHER_NS * f**2 + FLOP_NS * flops + GEMV_NS * self.act.n**2
+        return GATHER_NS * f**2 + FLOP_NS * flops
+
+    def _entry_cost(self, f):
+        """An attempt's first face, with the product by K that gives v afresh before it."""
+        return self._face_cost(f) + GEMV_NS * self.act.n**2
 
     def chunk(self):
         """SMO iterations worth twice the allowance of the next attempt."""
@@ -732,10 +752,22 @@ class _Finisher:
         """Whether the allowance covers the first face at SMO's current point; if not, the
         attempt is skipped as one that failed (the allowance doubles), and SMO goes on with its
         active set as it is (no unshrinking)."""
-        if self._face_cost(len(_free_set(self.act))) <= self.allowance:
+        if self._entry_cost(len(_free_set(self.act))) <= self.allowance:
             return True
         self.allowance *= 2.0
         return False
+
+    def _roundoff(self):
+        r"""The round-off level of v (:meth:`_ActiveSet.roundoff`, two products by |K|), or a
+        bound on it when the bound is below tol (then the level plays no part):
+        :math:`|\tilde K_{ts}| \le \max_t \tilde K_{tt}` for a PSD matrix."""
+        act = self.act
+        u = np.finfo(float).eps / 2.0
+        bound = u * (act.kmax * float(act.alpha.sum()) + float(np.max(np.abs(act.p))))
+        if bound <= self.tol:
+            return bound
+        self.spent += 2.0 * GEMV_NS * act.n**2
+        return act.roundoff()
 
     def _cross(self, free):
         """The free set after the crossover of a large rank-deficient face (its variables that
@@ -762,6 +794,7 @@ class _Finisher:
         budget = self.allowance
         free, face, roundoff, stalled = _free_set(act), None, None, False
         first = True
+        fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()  # the last point with v afresh
         violation = act.gap(act.two)
         if violation <= tol:  # SMO's last step of the chunk ended the run
             return violation
@@ -789,14 +822,25 @@ class _Finisher:
                 if len(face.fixed_index) > FIXED_MAX:  # cheaper to factor the smaller face
                     free, face = face.free[~face.fixed], None
                 continue
-            act.reset()  # the minimiser on this face: is it the solution?
-            budget -= GEMV_NS * act.n**2
+            # The minimiser on this face: is it the solution? v on all variables by an update
+            # from the last fresh v (the rows of the variables moved since), and afresh only
+            # to certify a point that the update says is the solution.
+            moved = np.flatnonzero(act.alpha != fresh_alpha)
+            step = act.y_all[moved] * (act.alpha[moved] - fresh_alpha[moved])
+            act.refresh(fresh_v - _columns_product(act.K, moved, step))
+            budget -= (GATHER_NS + GEMV_NS) * act.n * len(moved)
             violation = gap = act.gap(act.two)
+            if gap <= tol:
+                act.reset()
+                budget -= GEMV_NS * act.n**2
+                fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()
+                violation = gap = act.gap(act.two)
             if gap <= tol or budget < 0.0:
                 break
             if roundoff is None:
-                roundoff = act.roundoff()
-                budget -= 2.0 * GEMV_NS * act.n**2
+                self.spent = 0.0
+                roundoff = self._roundoff()
+                budget -= self.spent
             released = _violators(act, face.free[~face.fixed], max(tol, roundoff))
             if len(released) == 0:
                 if tol < roundoff and gap <= 4.0 * roundoff:  # at what v can tell
@@ -1322,9 +1366,14 @@ class _ActiveSet:
     def reset(self):
         """Every variable active, v computed from scratch from ``alpha`` (after the finish
         wrote a new point into it)."""
-        v = _scores(self.K, self.y_all, self.p, self.alpha)
-        self._set(np.arange(self.n), self.K, v)
+        self.refresh(_scores(self.K, self.y_all, self.p, self.alpha))
         self.fresh = True
+
+    def refresh(self, v):
+        """Every variable active, with the scores ``v`` of the point in ``alpha`` (updated by
+        the finish, not computed afresh)."""
+        self._set(np.arange(self.n), self.K, v)
+        self.fresh = False
 
     def check_bounded(self):
         """Raise if the iterate certifies an unbounded objective (see ``cone``)."""

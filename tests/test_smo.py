@@ -995,3 +995,22 @@ def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeyp
     assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
     assert res.objective == pytest.approx(alone.objective, rel=1e-8, abs=1e-10)
     np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["array", "tiled", "augmented"])
+def test_the_product_by_some_columns_is_the_product_by_the_full_matrix(kind):
+    # K[:, index] @ w, which the finish uses to update v after moving a few variables, equals
+    # the product of the explicit matrix by w placed at index (repeated indices add up)
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((7, 3))
+    K = X @ X.T
+    Kx, full = {
+        "array": (K, K),
+        "tiled": (TiledGram(K), np.block([[K, K], [K, K]])),
+        "augmented": (AugmentedGram(K), np.pad(K, (0, 2))),
+    }[kind]
+    index = np.array([0, 3, len(full) - 1, 5])
+    w = rng.standard_normal(4)
+    dense = np.zeros(len(full))
+    np.add.at(dense, index, w)
+    np.testing.assert_allclose(smo_module._columns_product(Kx, index, w), full @ dense, atol=1e-12)
