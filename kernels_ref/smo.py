@@ -699,9 +699,12 @@ FIXED_MAX = 64
 #: it) before the run stops there.
 STALLS = 4
 
-#: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky: eigh
-#: costs about ten times more, but a solve with it is two products where the blocked triangular
-#: solves cost about a millisecond, and an attempt may need dozens of solves.
+#: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky when
+#: they may be of low rank: eigh costs about ten times more, but a solve with it is two products
+#: where the blocked triangular solves cost about a millisecond, and an attempt on a
+#: rank-deficient face may need dozens of solves. A block of CROSS_MIN variables or more found
+#: to be of full rank (:meth:`_Finisher._cross`) is factored by Cholesky: a face of a
+#: well-conditioned problem is usually solved in one or two solves.
 EIGH_MAX = 400
 
 
@@ -727,16 +730,22 @@ class _Finisher:
     def __init__(self, act, tol):
         self.act, self.tol = act, tol
         self.enabled = True
-        self.allowance = max(2.0 * self._entry_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
         self.stalled = False  # the run ends at the round-off level of v, above tol
         self.roundoff = None  # that level
         self.stalls = 0  # attempts in a row that ended there
         self.rank_above = 0  # a rank a free block was found to exceed (:meth:`_cross`)
         self.spent = 0.0  # cost of the crossovers of the attempt, in ns
+        self.allowance = max(2.0 * self._entry_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
+
+    def _eigh(self, f):
+        """Whether a face of f variables is factored by ``eigh`` (see :data:`EIGH_MAX`)."""
+        r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
+        full_rank = f >= CROSS_MIN and r_max <= self.rank_above
+        return f <= EIGH_MAX and not full_rank
 
     def _face_cost(self, f):
         """A face of f variables: gather and factor its block."""
-        flops = 4.0 * f**3 if f <= EIGH_MAX else f**3 / 3.0  # eigh or Cholesky
+        flops = 4.0 * f**3 if self._eigh(f) else f**3 / 3.0  # eigh or Cholesky
         return GATHER_NS * f**2 + FLOP_NS * flops
 
     def _entry_cost(self, f):
@@ -752,9 +761,10 @@ class _Finisher:
         """Whether the allowance covers the first face at SMO's current point; if not, the
         attempt is skipped as one that failed (the allowance doubles), and SMO goes on with its
         active set as it is (no unshrinking)."""
-        if self._entry_cost(len(_free_set(self.act))) <= self.allowance:
+        cost = self._entry_cost(len(_free_set(self.act)))
+        if cost <= self.allowance:
             return True
-        self.allowance *= 2.0
+        self.allowance = max(2.0 * self.allowance, 1.5 * cost)
         return False
 
     def _roundoff(self):
@@ -807,7 +817,7 @@ class _Finisher:
                 if budget < 0.0:
                     break
                 try:
-                    face = _Face(act, free)
+                    face = _Face(act, free, self._eigh(len(free)))
                 except np.linalg.LinAlgError:  # K_FF is not PSD
                     self.enabled = False
                     break
@@ -871,8 +881,10 @@ def _face_step(act, face, e, Ke):
     - the step to the minimiser along :math:`e`, :math:`t^* = v_F^\top e / e^\top K_{FF} e`,
       stopped at the first bound met (one variable fixed);
     - the projected step: the point of the box and of the equality constraints nearest to
-      :math:`t^* e` (:func:`_projection`), which fixes every variable it clips at once, where
-      the first step fixes one per face (Bertsekas' projected Newton step).
+      :math:`se` (:func:`_projection`), with :math:`s = t^*` or, when every variable meets its
+      bound before :math:`t^*` (a direction of little curvature, as on a low-rank face), the
+      step at which the last one does: it fixes every variable it clips at once, where the
+      first step fixes one per face (Bertsekas' projected Newton step).
     """
     alpha, C, y = act.alpha, act.C_all, act.y_all
     index, vF = face.free, act.v[face.free]
@@ -895,21 +907,15 @@ def _face_step(act, face, e, Ke):
         hi = np.where(y[index] > 0, C[index] - alpha[index], alpha[index])
         lo[face.fixed] = hi[face.fixed] = 0.0
         live = face.rows[:, ~face.fixed].any(axis=1)
-        best = -t * descent + 0.5 * t * t * curvature  # the objective change of the line step
-        chosen = None
-        for s in _arc(t, t_line, ratio):
-            p = _projection(s * e, lo, hi, live, face)
-            Kp = face.KFF @ p
-            # a target far beyond the box (a null direction of K_FF) is clipped in a precision
-            # that the constraints cannot afford: the projection must keep them to round-off
-            kept = np.max(np.abs(face.rows[live] @ p), initial=0.0) <= 1e-12 * float(
-                np.abs(p).sum()
-            )
-            value = -float(vF @ p) + 0.5 * float(p @ Kp)
-            if kept and value < best:
-                best, chosen = value, (p, Kp)
-        if chosen is not None:
-            p, Kp = chosen
+        # the projection of s e, s the minimiser along e or, before it, the last bound met
+        last = float(np.max(ratio, where=ratio < np.inf, initial=t))
+        p = _projection(min(t_line, last) * e, lo, hi, live, face)
+        Kp = face.KFF @ p
+        # a target far beyond the box (a null direction of K_FF) is clipped in a precision
+        # that the constraints cannot afford: the projection must keep them to round-off
+        kept = np.max(np.abs(face.rows[live] @ p), initial=0.0) <= 1e-12 * float(np.abs(p).sum())
+        lower = -float(vF @ p) + 0.5 * float(p @ Kp) < -t * descent + 0.5 * t * t * curvature
+        if kept and lower:
             clipped = ((p == lo) | (p == hi)) & ~face.fixed
             new = alpha[index] + y[index] * p
             bound = np.where((p == hi) == (y[index] > 0), C[index], 0.0)
@@ -924,24 +930,6 @@ def _face_step(act, face, e, Ke):
     if np.any(blocked):
         face.fix(np.flatnonzero(blocked))
     return bool(np.any(blocked))
-
-
-#: Points of the projection arc tried by a blocked step of the finish.
-ARC_POINTS = 12
-
-
-def _arc(t, t_line, ratio):
-    r"""The step lengths at which the finish tries the projection of :math:`s e` onto the box:
-    from twice the first bound met, :math:`t`, to the minimiser along :math:`e` (or, along a
-    direction of no curvature, the last bound met), at most :data:`ARC_POINTS` points spaced
-    geometrically: the longer the step, the more variables it fixes at once."""
-    last = float(np.max(ratio, where=ratio < np.inf, initial=t))
-    end = min(t_line, last)
-    t = float(np.min(ratio, where=ratio > 0.0, initial=end))  # a degenerate step: t = 0
-    if not end > t:
-        return []
-    k = min(ARC_POINTS, max(int(np.ceil(np.log2(end / t))), 1))
-    return t * (end / t) ** (np.arange(1, k + 1) / k)
 
 
 #: The crossover of the finish (:func:`_crossover`): faces of at least CROSS_MIN variables whose
@@ -1142,20 +1130,20 @@ class _Face:
     not a new factorisation.
 
     The solves are with :math:`K_{FF} + \mu I`, :math:`\mu = 10^{-10}\max_t K_{tt}`, which
-    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). A block of
-    up to :data:`EIGH_MAX` variables is factored by ``eigh`` (:math:`K_{FF} = U\Lambda
-    U^\top`; a solve is two products, :math:`U(\Lambda + \mu I)^{-1}U^\top b`, where the
-    face needs dozens of solves); a larger one by Cholesky (a solve is two blocked triangular
-    solves). Either raises ``LinAlgError`` when :math:`K_{FF}` is not PSD beyond
+    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). With
+    ``eigh`` the block is factored by ``eigh`` (:math:`K_{FF} = U\Lambda U^\top`; a solve is
+    two products, :math:`U(\Lambda + \mu I)^{-1}U^\top b`, where a rank-deficient face needs
+    dozens of solves), otherwise by Cholesky (a solve is two blocked triangular solves; see
+    :data:`EIGH_MAX`). Either raises ``LinAlgError`` when :math:`K_{FF}` is not PSD beyond
     :math:`\mu`.
     """
 
-    def __init__(self, act, free):
+    def __init__(self, act, free, eigh):
         self.free = free
         f = len(free)
         self.KFF = _submatrix(act.K, free)
         self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), np.finfo(float).tiny)
-        if f <= EIGH_MAX:
+        if eigh:
             w, self.U = np.linalg.eigh(self.KFF)
             if not w[0] + self.mu > 0.0:
                 raise np.linalg.LinAlgError("K_FF is not positive semi-definite")
