@@ -20,7 +20,7 @@ PRINTED := -p no:cacheprovider --doctest-modules kernels_ref $(NBVAL) book
 HYPOTHESIS_PROFILE ?= default
 export HYPOTHESIS_PROFILE
 
-.PHONY: book check-book pdf test test-portable mutation bench lint clean
+.PHONY: book check-book pdf test test-portable mutation bench lint clean mathjax
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is required, found " + sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -98,3 +98,27 @@ lint: $(INSTALLED)
 
 clean:
 	rm -rf _build
+
+# MathJax 4 is served by the book itself (no file from the network): book/_static/mathjax/ holds
+# the files the pages load, copied by `make mathjax` (it needs npm) from these two npm packages,
+# pinned by version and by the integrity hash of their tarballs: the combined component
+# tex-chtml.js; the speech worker with its English and Nemeth (Braille) maps, which read the
+# formulas to screen readers; the CHTML files of the one font, New Computer Modern.
+MATHJAX_PACKAGES := \
+	mathjax-4.1.3.tgz=sha512-BN/8Pkgn7G1pIDYJqd9md+JHsE/jydSYbyOZnSdSA0WziuVO8mRxdYiWFumkVVly/8U+hm9DpIIoWuvySverzw== \
+	mathjax-mathjax-newcm-font-4.1.3.tgz=sha512-gzAB3dFHilHX1l5x2xUqRL+1jDQt3Fyza1DkEMVXWC4E8SvsGdlgEza47HYi2WhVcgfkvf4zgUGzuhbq3Pjlew==
+MATHJAX_FILES := LICENSE tex-chtml.js sre/speech-worker.js \
+	sre/mathmaps/base.json sre/mathmaps/en.json sre/mathmaps/nemeth.json
+mathjax: | $(BIN)/python
+	rm -rf _build/mathjax && mkdir -p _build/mathjax
+	cd _build/mathjax && npm pack --silent mathjax@4.1.3 @mathjax/mathjax-newcm-font@4.1.3 >/dev/null
+	@for entry in $(MATHJAX_PACKAGES); do \
+		$(BIN)/python -c 'import base64, hashlib, sys; f, h = sys.argv[1].split("=", 1); \
+			d = "sha512-" + base64.b64encode(hashlib.sha512(open(f, "rb").read()).digest()).decode(); \
+			sys.exit(None if d == h else f"{f}: integrity {d}, expected {h}")' \
+			"_build/mathjax/$$entry" || exit 1; done
+	cd _build/mathjax && mkdir mathjax font && tar -xzf mathjax-4.1.3.tgz -C mathjax \
+		&& tar -xzf mathjax-mathjax-newcm-font-4.1.3.tgz -C font
+	rm -rf book/_static/mathjax && mkdir -p book/_static/mathjax/fonts/mathjax-newcm-font
+	cd _build/mathjax/mathjax/package && cp --parents $(MATHJAX_FILES) $(CURDIR)/book/_static/mathjax/
+	cp -r _build/mathjax/font/package/chtml book/_static/mathjax/fonts/mathjax-newcm-font/
