@@ -109,6 +109,7 @@ const inline = [...article.querySelectorAll("mjx-container:not([display='true'])
 counts["in-line formula"] = inline.length;
 for (const el of inline) {
   const r = el.getBoundingClientRect();
+  if (!el.getClientRects().length) continue;  // not shown (a table header reflowed away)
   if (r.right <= colRight + slack && r.left >= colLeft - slack) continue;
   const sc = narrow ? scroller(el) : null;
   if (!(sc && hasCue(sc) && sc.getBoundingClientRect().right <= colRight + slack)) {
