@@ -18,3 +18,14 @@
     }
   }
 }
+
+// A display formula that MathJax could not break to its box scrolls sideways; it gets the
+// class that shows the shadows on a narrow screen (kernels-ref.css).
+window.addEventListener("load", () => {
+  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return;
+  MathJax.startup.promise.then(() => {
+    for (const math of document.querySelectorAll("div.math > mjx-container")) {
+      math.classList.toggle("kr-overflow", math.scrollWidth > math.clientWidth + 1);
+    }
+  });
+});
