@@ -20,7 +20,7 @@ PRINTED := -p no:cacheprovider --doctest-modules kernels_ref $(NBVAL) book
 HYPOTHESIS_PROFILE ?= default
 export HYPOTHESIS_PROFILE
 
-.PHONY: book check-book pdf tex-missing test test-portable test-downloads mutation bench lint clean
+.PHONY: book check-book pdf tex-missing test test-portable test-downloads mutation bench lint clean mathjax
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is required, found " + sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -30,15 +30,30 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[book,test,dev]'
 	@touch $@
 
+# make book always builds; the stamp records a build that succeeded, so that make check-book
+# reuses it until something the book is built from changes: a chapter or page, the package, the
+# book's extensions and static files, the configuration or the installed dependencies.
+BOOK_STAMP := _build/book.stamp
+BOOK_SOURCES := _config.yml _toc.yml references.bib \
+	$(shell find book kernels_ref latex -type f ! -name '*.pyc' ! -path '*/.ipynb_checkpoints/*')
+
 book: $(INSTALLED)
+	@rm -f $(BOOK_STAMP)
+	@$(MAKE) --no-print-directory $(BOOK_STAMP)
+
+$(BOOK_STAMP): $(INSTALLED) $(BOOK_SOURCES)
 	$(ONE_THREAD) $(BIN)/jupyter-book build . -W --keep-going
+	@touch $@
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
-# Every built page in a real browser at 1400 px (tests/check_book.py): no console error, no
-# MathJax error, no TeX left in text, no dead internal link or anchor, nothing wider than the
-# text column, every figure captioned with alt text. Selenium drives the system's Chromium:
-# Debian/Ubuntu `apt-get install chromium chromium-driver` (nothing is downloaded).
-check-book: book
+# Every built page in a real browser at 1400 px and as a 390-px phone (tests/check_book.py): no
+# console error or file from another site, no MathJax error, no TeX left in text, no dead
+# internal link or anchor, nothing wider than the text column (on the phone: or scrolling
+# without a visible cue), every figure captioned with alt text and on a light card in the dark
+# theme. It checks the last build if nothing has changed since (the stamp above), else builds.
+# Selenium drives the system's Chromium: Debian/Ubuntu `apt-get install chromium
+# chromium-driver` (nothing is downloaded).
+check-book: $(BOOK_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[check]'
 	$(BIN)/python tests/check_book.py _build/html
 
@@ -109,3 +124,29 @@ lint: $(INSTALLED)
 
 clean:
 	rm -rf _build
+
+# MathJax 4 is served by the book itself (no file from the network): book/_static/mathjax/ holds
+# the files the pages load, kept in the repository so that building the book needs neither npm
+# nor a download (4.6 MB, most of it the font). `make mathjax` (it needs npm) copies them from
+# these two npm packages, pinned by version and by the integrity hash of their tarballs: the
+# combined component tex-chtml.js; the speech worker with its English and Nemeth (Braille)
+# maps, which read the formulas to screen readers; the CHTML files of the one font, New
+# Computer Modern.
+MATHJAX_PACKAGES := \
+	mathjax-4.1.3.tgz=sha512-BN/8Pkgn7G1pIDYJqd9md+JHsE/jydSYbyOZnSdSA0WziuVO8mRxdYiWFumkVVly/8U+hm9DpIIoWuvySverzw== \
+	mathjax-mathjax-newcm-font-4.1.3.tgz=sha512-gzAB3dFHilHX1l5x2xUqRL+1jDQt3Fyza1DkEMVXWC4E8SvsGdlgEza47HYi2WhVcgfkvf4zgUGzuhbq3Pjlew==
+MATHJAX_FILES := LICENSE tex-chtml.js sre/speech-worker.js \
+	sre/mathmaps/base.json sre/mathmaps/en.json sre/mathmaps/nemeth.json
+mathjax: | $(BIN)/python
+	rm -rf _build/mathjax && mkdir -p _build/mathjax
+	cd _build/mathjax && npm pack --silent mathjax@4.1.3 @mathjax/mathjax-newcm-font@4.1.3 >/dev/null
+	@for entry in $(MATHJAX_PACKAGES); do \
+		$(BIN)/python -c 'import base64, hashlib, sys; f, h = sys.argv[1].split("=", 1); \
+			d = "sha512-" + base64.b64encode(hashlib.sha512(open(f, "rb").read()).digest()).decode(); \
+			sys.exit(None if d == h else f"{f}: integrity {d}, expected {h}")' \
+			"_build/mathjax/$$entry" || exit 1; done
+	cd _build/mathjax && mkdir mathjax font && tar -xzf mathjax-4.1.3.tgz -C mathjax \
+		&& tar -xzf mathjax-mathjax-newcm-font-4.1.3.tgz -C font
+	rm -rf book/_static/mathjax && mkdir -p book/_static/mathjax/fonts/mathjax-newcm-font
+	cd _build/mathjax/mathjax/package && cp --parents $(MATHJAX_FILES) $(CURDIR)/book/_static/mathjax/
+	cp -r _build/mathjax/font/package/chtml book/_static/mathjax/fonts/mathjax-newcm-font/

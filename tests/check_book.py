@@ -1,18 +1,25 @@
 """Check the built book as a reader sees it, in headless Chromium (``make check-book``).
 
-Every HTML page of ``_build/html`` is served over a local HTTP server and opened at a window
-1400 px wide, after MathJax has typeset it. The check fails on:
+Every HTML page of ``_build/html`` is served over a local HTTP server and opened twice, after
+MathJax has typeset it: in a window 1400 px wide, and as a phone 390 px wide. The check fails on:
 
-- a console error (a script error, a failed load);
+- a console error (a script error, a failed load), or a file loaded from another site;
 - a MathJax error node, or TeX left unrendered in text (``$``, ``\\(``, ``\\[``, ``\\name``);
 - an internal link whose page or anchor does not exist;
-- a code cell, output, package listing, display equation or table wider than its column;
+- a code cell, output, package listing, display equation or table wider than its column, and
+  an in-line formula or the page itself reaching past the column or the screen;
 - a figure without a caption, or an image without meaningful alt text;
-- a cell whose printed text comes out as several boxes.
+- a cell whose printed text comes out as several boxes;
+- an image that in the dark theme has no light background of its own (the figures are drawn
+  black on white).
 
-It prints, per page, how many items of each kind it checked, then every failure. Chromium and
-its driver come from the system (Debian: ``apt-get install chromium chromium-driver``); Selenium
-drives them and downloads nothing.
+On the phone, one thing is allowed that is not at 1400 px: a box may scroll sideways inside the
+column if it shows that it does, with the shadows of ``book/_static/kernels-ref.css`` (a
+gradient background that moves with the content); a box that scrolls without them fails.
+
+It prints, per page and width, how many items of each kind it checked, then every failure.
+Chromium and its driver come from the system (Debian: ``apt-get install chromium
+chromium-driver``); Selenium drives them and downloads nothing.
 
 Usage: ``python tests/check_book.py [BUILD_DIR] [--page NAME ...]``.
 """
@@ -31,21 +38,49 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlparse
 
 WIDTH, HEIGHT = 1400, 1000
+# A phone: the width of a common one, with a phone's viewport (the page may not zoom out).
+PHONE = 390
 SKIP_DIRS = {"_static", "_sources", "_images", "_downloads"}
 
 # Runs in the page: returns what it measured and what it found wrong. A box is too wide when its
 # content is wider than the box (it would scroll) or when it reaches past the column's right edge.
 MEASURE = r"""
+const [narrow, screenWidth] = arguments;
 const article = document.querySelector("article.bd-article") || document.body;
 const cs = getComputedStyle(article);
 const box = article.getBoundingClientRect();
 const colRight = box.right - parseFloat(cs.paddingRight);
+const colLeft = box.left + parseFloat(cs.paddingLeft);
 const colWidth = colRight - box.left - parseFloat(cs.paddingLeft);
 const slack = 1;
-const describe = (el) => (el.innerText || el.textContent || "").trim().split("\n")[0].slice(0, 90);
+// Whole characters: a formula's mathematical letters lie outside the BMP.
+const describe = (el) =>
+  Array.from((el.innerText || el.textContent || "").trim().split("\n")[0]).slice(0, 90).join("");
 const tooWide = (el, inner) => {
   const r = (inner || el).getBoundingClientRect();
   return el.scrollWidth > el.clientWidth + slack || r.right > colRight + slack;
+};
+// On the phone, a box may scroll inside the column if it shows it: the element itself or an
+// ancestor scrolls sideways, stays within the column, and has the shadows (a gradient
+// background, part of which moves with the content).
+const scroller = (el) => {
+  for (let e = el; e && e !== article; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    if (/auto|scroll/.test(s.overflowX) && e.scrollWidth > e.clientWidth + slack) return e;
+  }
+  return null;
+};
+const hasCue = (e) => {
+  const s = getComputedStyle(e);
+  return s.backgroundImage.includes("gradient") && s.backgroundAttachment.includes("local");
+};
+const judge = (el, kind, inner) => {
+  if (!tooWide(el, inner)) return null;
+  const sc = narrow ? scroller(inner || el) : null;
+  if (sc && sc.getBoundingClientRect().right <= colRight + slack) {
+    return hasCue(sc) ? null : kind + " scrolls without a cue";
+  }
+  return kind + " wider than its column";
 };
 const kinds = {
   "code cell": "div.cell_input pre",
@@ -62,11 +97,35 @@ for (const [kind, selector] of Object.entries(kinds)) {
   counts[kind] = els.length;
   for (const el of els) {
     const inner = kind === "equation" ? el.firstElementChild : null;
-    if (tooWide(el, inner)) {
+    const verdict = judge(el, kind, inner);
+    if (verdict) {
       const w = Math.round(Math.max(el.scrollWidth, (inner || el).getBoundingClientRect().width));
-      failures.push([kind + " wider than its column",
-                     `${w} px > ${Math.round(colWidth)} px: ${describe(el)}`]);
+      failures.push([verdict, `${w} px > ${Math.round(colWidth)} px: ${describe(el)}`]);
     }
+  }
+}
+// In-line formulas: within the column, unless in a box that may scroll.
+const inline = [...article.querySelectorAll("mjx-container:not([display='true'])")];
+counts["in-line formula"] = inline.length;
+for (const el of inline) {
+  const r = el.getBoundingClientRect();
+  if (!el.getClientRects().length) continue;  // not shown (a table header reflowed away)
+  if (r.right <= colRight + slack && r.left >= colLeft - slack) continue;
+  const sc = narrow ? scroller(el) : null;
+  if (!(sc && hasCue(sc) && sc.getBoundingClientRect().right <= colRight + slack)) {
+    failures.push(["in-line formula past the column",
+                   `${Math.round(r.right - colRight)} px: ${describe(el)}`]);
+  }
+}
+// The page itself: no wider than the screen (a phone would zoom out or scroll the whole page).
+const pageWidth = document.documentElement.scrollWidth;
+if (pageWidth > screenWidth + slack) {
+  failures.push(["page wider than the screen", `${pageWidth} px > ${screenWidth} px`]);
+}
+// Files: all from the book itself, none from another site.
+for (const res of performance.getEntriesByType("resource")) {
+  if (!res.name.startsWith(location.origin + "/") && !/^(data|blob):/.test(res.name)) {
+    failures.push(["file loaded from another site", res.name]);
   }
 }
 // Images: every one in a figure with a caption, and alt text that says something.
@@ -117,6 +176,42 @@ counts["text node"] = nText;
 // Links and anchors, resolved in Python.
 const links = [...document.querySelectorAll("a[href]")].map((a) => a.href);
 const ids = [...document.querySelectorAll("[id], a[name]")].map((e) => e.id || e.name);
+// The dark theme: the figures are drawn black on white, so each image needs a light background
+// of its own (the page's is dark), and each caption must stay readable where it lies.
+const theme = document.documentElement.dataset.theme;
+document.documentElement.dataset.theme = "dark";
+const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+const background = (el) => {
+  for (let e = el; e; e = e.parentElement) {
+    const v = rgb(getComputedStyle(e).backgroundColor);
+    if (v.length >= 3 && (v.length < 4 || v[3] > 0.9)) return v;
+  }
+  return [255, 255, 255];  // the browser's own canvas
+};
+const luminance = (v) => 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+for (const img of imgs) {
+  if (luminance(background(img)) < 200) {
+    failures.push(["image on the dark page in the dark theme", img.getAttribute("src") || ""]);
+  }
+}
+// WCAG contrast ratio of a caption's text on its background: at least 4.5.
+const relative = (v) => {
+  const [r, g, b] = v.slice(0, 3).map((x) => {
+    const c = x / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+for (const cap of article.querySelectorAll("figure figcaption")) {
+  const [a, b] = [relative(rgb(getComputedStyle(cap).color)), relative(background(cap))];
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < 4.5) {
+    failures.push(["caption hard to read in the dark theme",
+                   `contrast ${ratio.toFixed(1)}: ${describe(cap)}`]);
+  }
+}
+if (theme) document.documentElement.dataset.theme = theme;
+else delete document.documentElement.dataset.theme;
 return {counts, failures, links, ids, colWidth: Math.round(colWidth)};
 """
 
@@ -213,18 +308,23 @@ def _check_links(root: Path, base: str, results: dict) -> dict[str, list]:
     return bad
 
 
-def check(root: Path, pages: list[Path]) -> dict[str, dict]:
-    """Open each page in the browser; per page, the counts checked and the failures."""
+def check(root: Path, pages: list[Path], width: int = WIDTH) -> dict[str, dict]:
+    """Open each page in the browser at ``width`` px (below WIDTH: as a phone); per page, the
+    counts checked and the failures."""
     server = _serve(root)
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     driver = _browser()
     driver.set_script_timeout(60)
+    narrow = width < WIDTH
+    if narrow:
+        metrics = {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     results = {}
     try:
         for rel in pages:
             driver.get(base + rel.as_posix())
             mathjax = driver.execute_async_script(WAIT_MATHJAX)
-            r = driver.execute_script(MEASURE)
+            r = driver.execute_script(MEASURE, narrow, width)
             if mathjax is False:
                 r["failures"].append(("MathJax error", "typesetting failed"))
             for entry in driver.get_log("browser"):
@@ -239,28 +339,55 @@ def check(root: Path, pages: list[Path]) -> dict[str, dict]:
     return results
 
 
-# The check checks itself first: a page with one defect of each kind must fail on each, and a
-# clean page must pass.
-_GOOD = """<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
-<title>good</title></head><body><article class="bd-article" style="width: 600px">
+# The check checks itself first, at each width: a page with one defect of each kind must fail on
+# each, and a clean page must pass. The clean page has a table that scrolls with the shadows
+# on the phone (and fits at 1400 px) and a figure on a light card in the dark theme.
+_HEAD = """<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<meta name="viewport" content="width=device-width, initial-scale=1"><style>
+body { margin: 0; } article { max-width: 600px; padding: 0 8px; }
+.cue { overflow-x: auto; background: linear-gradient(to right, #fff, #fff0) local,
+  radial-gradient(farthest-side at 100% 50%, #0004, #0000) right / 1em 100% no-repeat scroll; }
+html[data-theme="dark"] body { background: #123; }
+html[data-theme="dark"] figure { background: #fff; color: #111; }
+</style><title>self-test</title></head><body><article class="bd-article">"""
+_GOOD = (
+    _HEAD
+    + """
 <p id="top">Text with <a href="bad.html#here">a link</a>.</p>
 <div class="cell_input"><pre style="overflow: auto">short = 1</pre></div>
+<div class="cue"><table style="min-width: 500px"><tr><td>a wide table</td></tr></table></div>
 <figure><img src="x.png" alt="a red square"><figcaption>A caption.</figcaption></figure>
 </article></body></html>"""
-_BAD = """<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
-<title>bad</title></head><body><article class="bd-article" style="width: 600px">
+)
+_BAD = """
 <p id="here">Raw $x^2$ and \\alpha here, <a href="missing.html">a dead link</a>,
-<a href="index.html#nowhere">a dead anchor</a>.</p>
+<a href="index.html#nowhere">a dead anchor</a>, an in-line formula
+<mjx-container style="white-space: nowrap">{long}</mjx-container>.</p>
+<mjx-container display="true" style="display: block; overflow: hidden"><mjx-math
+style="white-space: nowrap">{long}</mjx-math></mjx-container>
+<script>
+const far = new Image();  // the same server under another name: another site
+far.src = location.href.replace("127.0.0.1", "localhost").replace(/[^/]*$/, "x.png");
+far.alt = "a picture from another site";
+document.currentScript.after(far);
+</script>
 <div class="cell_input"><pre style="overflow: auto">{long}</pre></div>
 <div class="cell_output"><div class="output stream"><pre>a</pre></div>
 <div class="output stream"><pre>b</pre></div></div>
 <table><tr><td style="white-space: nowrap">{long}</td></tr></table>
 <img src="x.png" alt="x.png">
+<figure style="background: none"><figcaption>A caption dark on the dark page.</figcaption></figure>
 <script>undefined_function();</script>
-</article></body></html>"""
+</article><div style="width: 1500px">A page wider than the screen.</div></body></html>"""
 _EXPECTED = {
     "code cell wider than its column",
     "table wider than its column",
+    "equation wider than its column",
+    "in-line formula past the column",
+    "page wider than the screen",
+    "file loaded from another site",
+    "image on the dark page in the dark theme",
+    "caption hard to read in the dark theme",
     "output split into boxes",
     "image without meaningful alt text",
     "figure without a caption",
@@ -271,11 +398,18 @@ _EXPECTED = {
 }
 
 
-def self_test() -> None:
+# On the phone, the long code cell scrolls inside the column without the shadows.
+_EXPECTED_PHONE = _EXPECTED - {"code cell wider than its column"} | {
+    "code cell scrolls without a cue"
+}
+
+
+def self_test(width: int) -> None:
+    expected = _EXPECTED if width >= WIDTH else _EXPECTED_PHONE
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "index.html").write_text(_GOOD, encoding="utf-8")
-        (root / "bad.html").write_text(_BAD.format(long="x" * 200), encoding="utf-8")
+        (root / "bad.html").write_text(_HEAD + _BAD.format(long="x" * 200), encoding="utf-8")
         # A 1-pixel PNG, so that a missing image is not what fails.
         (root / "x.png").write_bytes(
             bytes.fromhex(
@@ -283,14 +417,14 @@ def self_test() -> None:
                 "0000000d49444154789c63f8cfc0f01f0005000201a2d6d1f20000000049454e44ae426082"
             )
         )
-        results = check(root, [Path("index.html"), Path("bad.html")])
+        results = check(root, [Path("index.html"), Path("bad.html")], width)
     good = results["index.html"]["failures"]
     found = {kind for kind, _ in results["bad.html"]["failures"]}
-    if good or found != _EXPECTED:
+    if good or found != expected:
         sys.exit(
-            "check-book's self-test failed: the check itself is broken.\n"
-            f"clean page: {good}\nmissed: {sorted(_EXPECTED - found)}\n"
-            f"unexpected: {sorted(found - _EXPECTED)}"
+            f"check-book's self-test at {width} px failed: the check itself is broken.\n"
+            f"clean page: {good}\nmissed: {sorted(expected - found)}\n"
+            f"unexpected: {sorted(found - expected)}"
         )
 
 
@@ -302,10 +436,20 @@ def main(argv=None) -> int:
     root = args.build.resolve()
     if not (root / "index.html").is_file():
         sys.exit(f"no built book in {root}: run `make book` first")
-    self_test()
-    print("Self-test: a page with one defect of each kind fails on each; a clean page passes.")
-    results = check(root, _pages(root, args.page))
+    for width in (WIDTH, PHONE):
+        self_test(width)
+    print(
+        f"Self-test at {WIDTH} and {PHONE} px: a page with one defect of each kind fails on "
+        "each; a clean page passes."
+    )
+    pages = _pages(root, args.page)
+    total = sum(_report(check(root, pages, width), width) for width in (WIDTH, PHONE))
+    print(f"{total} failure(s)" if total else "No failures.")
+    return 1 if total else 0
 
+
+def _report(results: dict[str, dict], width: int) -> int:
+    """Print the counts per page and the failures; return how many failures."""
     kinds = list(next(iter(results.values()))["counts"]) if results else []
     head = ["page", *kinds, "failures"]
     rows = [
@@ -315,7 +459,7 @@ def main(argv=None) -> int:
     widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
     columns = sorted({r["colWidth"] for r in results.values()}) or [0]
     column = f"{columns[0]}" if len(columns) == 1 else f"{columns[0]}-{columns[-1]}"
-    print(f"Checked {len(results)} pages at {WIDTH} px (text column {column} px):")
+    print(f"Checked {len(results)} pages at {width} px (text column {column} px):")
     for row in [head, *rows]:
         cells = zip(row, widths, strict=True)
         print("  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(cells)))
@@ -323,9 +467,8 @@ def main(argv=None) -> int:
     for page, r in results.items():
         for kind, detail in r["failures"]:
             total += 1
-            print(f"{page}: {kind}: {detail}")
-    print(f"{total} failure(s)" if total else "No failures.")
-    return 1 if total else 0
+            print(f"{page} at {width} px: {kind}: {detail}")
+    return total
 
 
 if __name__ == "__main__":
