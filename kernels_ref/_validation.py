@@ -55,6 +55,7 @@ __all__ = [
     "check_integer",
     "check_labels",
     "check_max_iter",
+    "check_min_rows",
     "check_nu",
     "check_positive",
     "check_real",
@@ -598,29 +599,46 @@ def _ref_name(ref):
     )
 
 
-def array(ndim=2, *, rows=None, cols=None, low=None, optional=False, kind=None):
+def array(ndim=2, *, rows=None, cols=None, low=None, min_rows=None, optional=False, kind=None):
     """A finite real array of ``ndim`` dimensions; ``rows`` / ``cols`` fix its shape (a size:
-    see :func:`_size`, e.g. ``rows="K"``, as many rows as ``K``); ``low``: its least entry."""
+    see :func:`_size`, e.g. ``rows="K"``, as many rows as ``K``); ``low``: its least entry;
+    ``min_rows``: the fewest rows it may have (:func:`check_min_rows`)."""
     kind = kind or {1: "vector", 2: "matrix"}.get(ndim, "array")
     # The axis that runs over the samples of the call: the rows, unless their number is another
     # argument's number of features (a tuple ("X", 1)).
     samples = None if isinstance(rows, tuple) else (0,)
 
     def check(value, name, args):
-        arr = check_array(value, name, ndim, _size(rows, args), _size(cols, args))
+        arr = check_array(value, name, ndim, n_cols=_size(cols, args))
+        n = _size(rows, args)
+        if n is not None and len(arr) != n:
+            paired = f", one per row of {rows}" if isinstance(rows, str) and "." not in rows else ""
+            raise ValueError(f"{name} must have {n} rows{paired}, got shape {arr.shape}")
         if low is not None and arr.min() < low:
             raise ValueError(f"{name} must be >= {low:g}, found {float(arr.min())}")
-        return arr
+        return check_min_rows(arr, name, min_rows)
 
     refs = (_ref_name(rows), _ref_name(cols))
     return Rule(check, kind, optional=optional, samples=samples, refs=refs)
 
 
-def data(*, cols=None, optional=False):
-    """A data matrix of shape ``(n, d)``, one row per point (``cols``: the ``d`` of another)."""
-    rule = array(2, cols=cols, optional=optional, kind="data")
+def data(*, rows=None, cols=None, min_rows=None, optional=False):
+    """A data matrix of shape ``(n, d)``, one row per point (``rows``: the ``n`` of another,
+    paired with it; ``cols``: the ``d`` of another; ``min_rows``: the fewest points)."""
+    rule = array(2, rows=rows, cols=cols, min_rows=min_rows, optional=optional, kind="data")
     rule.samples = (0,) if cols is None else None
     return rule
+
+
+def check_min_rows(arr, name, min_rows):
+    """Return ``arr`` if it has at least ``min_rows`` rows (``None``: any number), else
+    ``ValueError``: an estimate that needs pairs of points (a distance, a correlation)."""
+    if min_rows is not None and len(arr) < min_rows:
+        raise ValueError(
+            f"{name} must have at least {min_rows} rows (one per point; what it measures "
+            f"needs {min_rows} points), got shape {arr.shape}"
+        )
+    return arr
 
 
 def vector(*, rows=None, low=None, optional=False):
@@ -656,27 +674,41 @@ def gram(*, psd=True, rows=None, optional=False):
     when the factorisation it needs anyway fails (``"deferred"``).
     ``rows``: the size it must have (e.g. that of a result's training set)."""
     kind = {True: "gram", False: "gram_nopsd", "raise": "gram_raise", "deferred": "gram"}[psd]
+    # rows="K1": the Gram matrix of the same points as K1 (paired); rows="result.alpha": of the
+    # training points of a result
+    paired = isinstance(rows, str) and "." not in rows
 
     def check(value, name, args):
         K = check_gram(value, name, psd=psd is True)
         n = _size(rows, args)
         if n is not None and len(K) != n:
-            raise ValueError(
-                f"{name} must be the {n} x {n} training Gram matrix of {_ref_name(rows)}, "
-                f"got shape {K.shape}"
+            what = (
+                f"{n} x {n}, as {rows} is"
+                if paired
+                else (f"the {n} x {n} training Gram matrix of {_ref_name(rows)}")
             )
+            raise ValueError(f"{name} must be {what}, got shape {K.shape}")
         return K
 
-    samples = None if rows else (0, 1)
+    samples = (0, 1) if rows is None or paired else None
     return Rule(check, kind, optional=optional, samples=samples, refs=(_ref_name(rows),))
 
 
-def cross_gram(n_train):
+def cross_gram(n_train, *, rows=None, min_rows=None):
     """A test Gram matrix ``K_test[a, i] = k(t_a, x_i)`` of ``n_train`` columns (a size: the
-    rows of a training Gram matrix ``"K_train"``, or of a result's field ``"result.alpha"``)."""
+    rows of a training Gram matrix ``"K_train"``, or of a result's field ``"result.alpha"``);
+    ``rows``: as many test points as another argument (``"K1_test"``); ``min_rows``: at
+    least that many."""
 
     def check(value, name, args):
-        return check_test_gram(value, _size(n_train, args), name)
+        K_test = check_test_gram(value, _size(n_train, args), name)
+        m = _size(rows, args)
+        if m is not None and len(K_test) != m:
+            raise ValueError(
+                f"{name} must have {m} rows, one per test point of {_ref_name(rows)}, got "
+                f"shape {K_test.shape}"
+            )
+        return check_min_rows(K_test, name, min_rows)
 
     ref = _ref_name(n_train)
     tied = isinstance(n_train, str) and "." not in n_train

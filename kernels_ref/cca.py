@@ -31,16 +31,7 @@ import numpy as np
 
 from ._linalg import sign_convention
 from ._results import ShortRepr
-from ._validation import (
-    check_array,
-    check_bool,
-    check_gram,
-    check_instance,
-    check_integer,
-    check_real,
-    check_same_n,
-    check_test_gram,
-)
+from ._validation import boolean, cross_gram, data, gram, integer, real, result, validated
 from .exceptions import TrivialCorrelationWarning
 from .feature_space import _center_gram, _center_test_gram
 
@@ -172,7 +163,16 @@ def _backward_error(A_x, B_x, rho, norm_A, norm_B, x_norm):
     return float(np.max(res / np.where(scale > 0, scale, 1.0)))
 
 
-def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
+@validated(
+    X1=data(min_rows=2),
+    X2=data(rows="X1"),
+    n_components=integer(
+        low=1, high=lambda args: min(args["X1"].shape[1], args["X2"].shape[1]), optional=True
+    ),
+    reg=real(low=0.0),
+    tol=real(low=0.0),
+)
+def linear_cca(X1, X2, *, n_components=None, reg=0.0, tol=1e-12):
     r"""Linear canonical correlation analysis of two paired views.
 
     .. math::
@@ -235,17 +235,8 @@ def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
     >>> bool(res.correlations[0] > 0.7 > 0.2 > res.correlations[1])
     True
     """
-    X1 = check_array(X1, "X1")
-    X2 = check_array(X2, "X2")
-    check_same_n(X1, X2, "X1", "X2")
-    n, d1 = X1.shape
-    d2 = X2.shape[1]
-    if n < 2:
-        raise ValueError(f"X1 must have at least 2 rows (paired points), got {n}")
-    reg = check_real(reg, "reg", low=0.0)
-    tol = check_real(tol, "tol", low=0.0)
-    k = min(d1, d2)
-    k = k if n_components is None else check_integer(n_components, "n_components", 1, k)
+    d1, d2 = X1.shape[1], X2.shape[1]
+    k = min(d1, d2) if n_components is None else n_components
 
     mean1, mean2 = X1.mean(axis=0), X2.mean(axis=0)
     Z1, Z2 = X1 - mean1, X2 - mean2
@@ -272,7 +263,15 @@ def linear_cca(X1, X2, n_components=None, reg=0.0, tol=1e-12):
     return CCAResult(_pearson(Z1 @ w1, Z2 @ w2), rho, w1, w2, mean1, mean2, reg, residual)
 
 
-def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
+@validated(
+    K1=gram(),
+    K2=gram(rows="K1"),
+    reg=real(low=0.0),
+    n_components=integer(low=1, high="K1", optional=True),
+    center=boolean(),
+    tol=real(low=0.0),
+)
+def kernel_cca(K1, K2, reg, *, n_components=None, center=True, tol=1e-10):
     r"""Kernel canonical correlation analysis, regularised as in Hardoon, Szedmak &
     Shawe-Taylor (2004).
 
@@ -361,12 +360,6 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     >>> bool(np.all(res.objective <= res.correlations))  # the penalty lowers the objective
     True
     """
-    K1 = check_gram(K1, "K1")
-    K2 = check_gram(K2, "K2")
-    check_same_n(K1, K2, "K1", "K2")
-    reg = check_real(reg, "reg", low=0.0)
-    tol = check_real(tol, "tol", low=0.0)
-    center = check_bool(center, "center")
     means1, means2 = K1.mean(axis=0), K2.mean(axis=0)
     if center:
         K1, K2 = _center_gram(K1), _center_gram(K2)
@@ -385,7 +378,11 @@ def kernel_cca(K1, K2, reg, n_components=None, center=True, tol=1e-10):
     if reg == 0:
         _warn_trivial(d1.size, d2.size, len(K1) - 1 if center else len(K1))
     k = min(d1.size, d2.size)
-    k = k if n_components is None else check_integer(n_components, "n_components", 1, k)
+    if n_components is not None and n_components > k:  # the ranks are known only here
+        raise ValueError(
+            f"n_components must lie in [1, {k}], the smaller rank of K1 and K2, got {n_components}"
+        )
+    k = k if n_components is None else n_components
 
     s1, s2 = np.sqrt(d1 / (d1 + reg)), np.sqrt(d2 / (d2 + reg))
     M = (U1 * s1).T @ (U2 * s2)
@@ -439,6 +436,11 @@ def _warn_trivial(rank1, rank2, dim):
     )
 
 
+@validated(
+    result=result(KernelCCAResult, "kernel_cca"),
+    K_test=cross_gram("result.alpha1"),
+    view=integer(low=1, high=2),
+)
 def kernel_cca_transform(result, K_test, view):
     r"""Canonical variates of new points, :math:`f(t) = \sum_i \alpha_i \tilde k(x_i, t)`.
 
@@ -480,9 +482,7 @@ def kernel_cca_transform(result, K_test, view):
     >>> bool(np.allclose(scores, center_gram(K1) @ res.alpha1))
     True
     """
-    result = check_instance(result, KernelCCAResult, "result", "kernel_cca")
-    view = check_integer(view, "view", 1, 2)
-    return _variates(result, check_test_gram(K_test, len(result.alpha1)), view)
+    return _variates(result, K_test, view)
 
 
 def _variates(result, K_test, view):
@@ -495,6 +495,11 @@ def _variates(result, K_test, view):
     return K_test @ alpha
 
 
+@validated(
+    result=result(KernelCCAResult, "kernel_cca"),
+    K1_test=cross_gram("result.alpha1", min_rows=2),
+    K2_test=cross_gram("result.alpha1", rows="K1_test"),
+)
 def kernel_cca_correlations(result, K1_test, K2_test):
     r"""Correlations of the canonical variates of held-out points, pair by pair.
 
@@ -543,14 +548,4 @@ def kernel_cca_correlations(result, K1_test, K2_test):
     >>> bool(np.allclose(kernel_cca_correlations(res, K1, K2), res.correlations))
     True
     """
-    result = check_instance(result, KernelCCAResult, "result", "kernel_cca")
-    n = len(result.alpha1)
-    K1_test = check_test_gram(K1_test, n, name="K1_test")
-    K2_test = check_test_gram(K2_test, n, name="K2_test")
-    check_same_n(K1_test, K2_test, "K1_test", "K2_test")
-    if len(K1_test) < 2:
-        raise ValueError(
-            f"K1_test must have at least 2 rows (a correlation needs 2 test objects), got "
-            f"{len(K1_test)}"
-        )
     return _pearson(_variates(result, K1_test, 1), _variates(result, K2_test, 2))

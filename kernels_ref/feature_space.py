@@ -252,7 +252,7 @@ def distance_to_set(K_test, diag_test, K_set):
 
 def _squared_distances_to_means(sums, diag_test, within, counts):
     r"""Squared distances from points :math:`t_a` to the barycentres of sets :math:`c`,
-    :math:`k(t_a, t_a) - rac{2}{|c|}\sum_{i \in c} k(t_a, x_i) + rac{1}{|c|^2}
+    :math:`k(t_a, t_a) - \frac{2}{|c|}\sum_{i \in c} k(t_a, x_i) + \frac{1}{|c|^2}
     \sum_{i, j \in c} K_{ij}`, from ``sums[a, c]`` (the middle sums), the diagonal
     ``diag_test``, the ``within[c]`` sums and the sizes ``counts[c]`` (the one formula of
     :func:`distance_to_set` and of kernel k-means; an empty set gives NaN or inf)."""

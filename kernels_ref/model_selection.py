@@ -37,7 +37,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._results import ShortRepr
-from ._validation import check_array, check_bool, check_gram, check_integer, check_labels
+from ._validation import (
+    boolean,
+    check_array,
+    check_gram,
+    check_labels,
+    data,
+    function,
+    gram,
+    integer,
+    one_of,
+    rule,
+    seed,
+    validated,
+    vector,
+)
 from .exceptions import NotPSDWarning
 from .feature_space import kernel_distance
 from .kernels import linear_kernel
@@ -160,22 +174,22 @@ class GridSearchResult(ShortRepr):
 # --- splits ---------------------------------------------------------------------------------
 
 
-def _check_seed(seed):
-    return check_integer(seed, "seed", low=0)  # numpy's seeds are >= 0
+def _n(args):
+    """The number of points of a split, the argument ``n``."""
+    return args["n"]
 
 
-def _stratified_order(n, y, seed, min_class_size, what):
+def _stratified_order(n, y, rng, min_class_size, what):
     """A random order of ``range(n)`` in which each class of ``y`` is one contiguous block.
 
     Without ``y`` it is a random permutation. With ``y``, each class (the distinct values of
     ``y``, in increasing order) is shuffled and the classes are concatenated: any set of
     evenly spaced positions of this order then takes from each class a share proportional
     to its size (within one point). ``min_class_size`` is what ``what`` needs of each class.
+    ``rng`` is a numpy ``Generator``.
     """
-    rng = np.random.default_rng(seed)
     if y is None:
         return rng.permutation(n)
-    y = check_array(y, "y", ndim=1, n_rows=n)
     classes, inverse = np.unique(y, return_inverse=True)
     blocks = []
     for c, value in enumerate(classes):
@@ -189,6 +203,12 @@ def _stratified_order(n, y, seed, min_class_size, what):
     return np.concatenate(blocks)
 
 
+@validated(
+    n=integer(low=2),
+    n_folds=integer(low=2, high=_n),
+    y=vector(rows=_n, optional=True),
+    seed=seed(),
+)
 def k_fold(n, n_folds=5, *, y=None, seed=0):
     r"""A random partition of the indices into ``n_folds`` folds, for k-fold cross-validation.
 
@@ -218,8 +238,9 @@ def k_fold(n, n_folds=5, *, y=None, seed=0):
     y : array_like, shape (n,), optional
         Class labels (any real values; each distinct value is a class). Every class must have
         at least ``n_folds`` members.
-    seed : int >= 0
-        Seed of the shuffle: the same seed gives the same folds.
+    seed : int >= 0, numpy Generator or None
+        Seed of the shuffle: the same int gives the same folds; a ``Generator`` is drawn from
+        (a sequence of splits from one generator); ``None`` takes fresh entropy.
 
     Returns
     -------
@@ -231,7 +252,7 @@ def k_fold(n, n_folds=5, *, y=None, seed=0):
     ------
     ValueError
         If ``n < 2``, ``n_folds`` is outside ``[2, n]``, a class of ``y`` has fewer than
-        ``n_folds`` members, or ``seed`` is not an integer >= 0.
+        ``n_folds`` members, or ``seed`` is not an integer >= 0, a ``Generator`` or None.
 
     Examples
     --------
@@ -241,15 +262,18 @@ def k_fold(n, n_folds=5, *, y=None, seed=0):
     >>> sorted(np.concatenate([v for t, v in folds]).tolist()) == list(range(10))
     True
     """
-    n = check_integer(n, "n", low=2)
-    n_folds = check_integer(n_folds, "n_folds", low=2, high=n)
-    seed = _check_seed(seed)
     order = _stratified_order(n, y, seed, n_folds, "n_folds")
     fold = np.empty(n, dtype=np.intp)
     fold[order] = np.arange(n) % n_folds  # position p of the order goes to fold p mod k
     return tuple((np.flatnonzero(fold != j), np.flatnonzero(fold == j)) for j in range(n_folds))
 
 
+@validated(
+    n=integer(low=2),
+    n_validation=integer(low=1, high=lambda args: args["n"] - 1),
+    y=vector(rows=_n, optional=True),
+    seed=seed(),
+)
 def train_validation_split(n, n_validation, *, y=None, seed=0):
     r"""A random split of the indices into a training set and a validation set.
 
@@ -272,7 +296,8 @@ def train_validation_split(n, n_validation, *, y=None, seed=0):
         :math:`m`, the size of the validation set.
     y : array_like, shape (n,), optional
         Class labels; every class must have at least 2 members (one can go each way).
-    seed : int >= 0
+    seed : int >= 0, numpy Generator or None
+        As for :func:`k_fold`.
 
     Returns
     -------
@@ -282,7 +307,7 @@ def train_validation_split(n, n_validation, *, y=None, seed=0):
     ------
     ValueError
         If ``n < 2``, ``n_validation`` is outside ``[1, n - 1]``, a class of ``y`` has one
-        member, or ``seed`` is not an integer >= 0.
+        member, or ``seed`` is not an integer >= 0, a ``Generator`` or None.
 
     Examples
     --------
@@ -291,11 +316,9 @@ def train_validation_split(n, n_validation, *, y=None, seed=0):
     >>> len(train), len(validation), int(np.sum(y[validation] == 1))
     (5, 5, 3)
     """
-    n = check_integer(n, "n", low=2)
-    m = check_integer(n_validation, "n_validation", low=1, high=n - 1)
-    seed = _check_seed(seed)
     order = _stratified_order(n, y, seed, 2, "2 (one for each set)")
     chosen = np.zeros(n, dtype=bool)
+    m = n_validation
     chosen[order[(np.arange(m) * n) // m]] = True
     return np.flatnonzero(~chosen), np.flatnonzero(chosen)
 
@@ -303,23 +326,18 @@ def train_validation_split(n, n_validation, *, y=None, seed=0):
 # --- validation error -----------------------------------------------------------------------
 
 
-def _check_callable(f, name):
-    if not callable(f):
-        raise ValueError(f"{name} must be callable, got {type(f).__name__}")
-    return f
+def _targets(of=None):
+    """The rule of ``y``: labels +-1 with both classes for the misclassification loss, real
+    targets for the squared error (``loss`` is checked before it); as many as ``of`` has rows
+    (``None``: any number)."""
 
+    def check(value, name, args):
+        n = None if of is None else len(args[of])
+        if args["loss"] == "misclassification":
+            return check_labels(value, n, name)
+        return check_array(value, name, ndim=1, n_rows=n)
 
-def _check_loss(loss):
-    if not isinstance(loss, str) or loss not in LOSSES:
-        raise ValueError(f"loss must be one of {LOSSES}, got {loss!r}")
-    return loss
-
-
-def _check_targets(y, n, loss):
-    """Labels +-1 (both classes) for misclassification, real targets for the squared error."""
-    if loss == "misclassification":
-        return check_labels(y, n=n)
-    return check_array(y, "y", ndim=1, n_rows=n)
+    return rule(check, "labels", samples=(0,), refs=(of, "loss"))
 
 
 def _check_index(a, n, what):
@@ -375,15 +393,21 @@ def _check_folds(folds, n):
     return tuple(out)
 
 
-def _check_problem(K, y, fit, predict, folds, loss):
-    """The checks shared by the validation error and the grid search of C, in one order."""
-    K = check_gram(K)
-    n = len(K)
-    loss = _check_loss(loss)
-    y = _check_targets(y, n, loss)
-    fit = _check_callable(fit, "fit")
-    predict = _check_callable(predict, "predict")
-    return K, y, fit, predict, _check_folds(folds, n), loss
+def _folds(of):
+    """The rule of ``folds``: (train, validation) pairs of indices of the rows of ``of``."""
+    return rule(lambda value, name, args: _check_folds(value, len(args[of])), "folds", refs=(of,))
+
+
+#: The rules of a validation problem, in the order they are checked: the Gram matrix of all the
+#: points, the loss, the targets it needs, the learner and the splits.
+PROBLEM = {
+    "K": gram(),
+    "loss": one_of(*LOSSES),
+    "y": _targets("K"),
+    "fit": function(),
+    "predict": function(),
+    "folds": _folds("K"),
+}
 
 
 def _losses(y, f, loss):
@@ -421,6 +445,7 @@ def _pooled(totals, folds):
     return totals.sum(axis=-1) / sum(len(v) for _, v in folds)
 
 
+@validated(**PROBLEM)
 def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
     r"""Validation error of a learner, pooled over the validation sets of ``folds``.
 
@@ -480,39 +505,66 @@ def validation_error(K, y, fit, predict, folds, *, loss="misclassification"):
     >>> validation_error(K, y, fit, predict, [([0, 1], [2, 3]), ([2, 3], [0, 1])])
     0.75
     """
-    K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
     return float(_pooled(_error_curve(K, y, [fit], predict, folds, loss), folds)[0])
 
 
 # --- grid searches --------------------------------------------------------------------------
 
 
-def _check_grid(grid, name, positive=True):
-    """A non-empty, strictly increasing 1-D array of finite numbers (positive: a log grid)."""
-    grid = check_array(grid, name, ndim=1)
-    if positive and np.any(grid <= 0):
-        raise ValueError(f"{name} must contain positive numbers, got {grid.min():g}")
-    if np.any(np.diff(grid) <= 0):
-        raise ValueError(f"{name} must be strictly increasing")
-    return grid.copy()
+def _grid(*, positive=True):
+    """The rule of a grid: a non-empty, strictly increasing 1-D array of finite numbers
+    (positive: a logarithmic grid of C or sigma)."""
+
+    def check(value, name, args):
+        grid = check_array(value, name, ndim=1)
+        if positive and np.any(grid <= 0):
+            raise ValueError(f"{name} must contain positive numbers, got {grid.min():g}")
+        if np.any(np.diff(grid) <= 0):
+            raise ValueError(f"{name} must be strictly increasing")
+        return grid.copy()
+
+    return rule(check, "vector", samples=None)
 
 
-def _check_param(param):
-    if not isinstance(param, str) or not param.isidentifier():
+def _param_name(value, name, args):
+    """The rule of ``param``: the name of a parameter of ``fit``."""
+    if not isinstance(value, str) or not value.isidentifier():
         raise ValueError(
-            f"param must be the name of fit's parameter searched, e.g. 'C' or 'lam', got {param!r}"
+            f"{name} must be the name of fit's parameter searched, e.g. 'C' or 'lam', got {value!r}"
         )
-    return param
+    return value
 
 
-def _check_direction(more_regularised):
-    if not isinstance(more_regularised, str) or more_regularised not in DIRECTIONS:
+def _direction(value, name, args):
+    """The rule of ``more_regularised``: one of :data:`DIRECTIONS`, with what each means."""
+    if not isinstance(value, str) or value not in DIRECTIONS:
         raise ValueError(
-            f"more_regularised must be one of {DIRECTIONS}: 'smaller' when smaller values "
-            "regularise more (C), 'larger' when larger ones do (lambda, sigma), got "
-            f"{more_regularised!r}"
+            f"{name} must be one of {DIRECTIONS}: 'smaller' when smaller values regularise "
+            f"more (C), 'larger' when larger ones do (lambda, sigma), got {value!r}"
         )
-    return more_regularised
+    return value
+
+
+def _gram_of_sigma():
+    """The rule of ``gram``: a function of sigma whose values are Gram matrices of the points
+    of ``y`` (checked before). The function receives ``gram`` wrapped so that each matrix is
+    validated when it is computed, under the name ``gram(sigma)``."""
+    is_callable = function()
+
+    def check(value, name, args):
+        gram_of = is_callable(value, name, args)
+        n = len(args["y"])
+
+        def checked(sigma):
+            label = f"{name}({sigma:g})"
+            K = check_gram(gram_of(sigma), name=label)
+            if len(K) != n:
+                raise ValueError(f"{label} must be {n} x {n}, as y has {n} entries, got {K.shape}")
+            return K
+
+        return checked
+
+    return rule(check, "callable", refs=("y",))
 
 
 def _fits(fit, param, grid, warm_start):
@@ -562,6 +614,13 @@ def _search_result(totals, folds, param, grid, more_regularised, loss, fit, sigm
     )
 
 
+@validated(
+    **PROBLEM,
+    grid=_grid(positive=False),
+    param=rule(_param_name, "name"),
+    more_regularised=rule(_direction, "option"),
+    warm_start=boolean(),
+)
 def grid_search(
     K,
     y,
@@ -654,17 +713,13 @@ def grid_search(
     >>> bool(kernel_ridge_predict(fitted, 2.5 * x.T)[0] > 0)  # at t = 2.5, k(t, x_i) = 2.5 x_i
     True
     """
-    K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
-    param = _check_param(param)
-    more_regularised = _check_direction(more_regularised)
-    grid = _check_grid(grid, "grid", positive=False)
-    warm_start = check_bool(warm_start, "warm_start")
     totals = _error_curve(
         K, y, _fits(fit, param, grid, warm_start), predict, folds, loss, warm_start
     )
     return _search_result(totals, folds, param, grid, more_regularised, loss, fit)
 
 
+@validated(**PROBLEM, C_grid=_grid(), warm_start=boolean())
 def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification", warm_start=False):
     r"""Validation error of a learner on a grid of :math:`C`, and the :math:`C` it chooses.
 
@@ -741,14 +796,22 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
     ...               warm_start=True).errors
     array([0., 0.])
     """
-    K, y, fit, predict, folds, loss = _check_problem(K, y, fit, predict, folds, loss)
-    C_grid = _check_grid(C_grid, "C_grid")
-    warm_start = check_bool(warm_start, "warm_start")
     fits = _fits(fit, "C", C_grid, warm_start)
     totals = _error_curve(K, y, fits, predict, folds, loss, warm_start)
     return _search_result(totals, folds, "C", C_grid, "smaller", loss, fit)
 
 
+@validated(
+    loss=one_of(*LOSSES),
+    y=_targets(),
+    gram=_gram_of_sigma(),
+    fit=function(),
+    predict=function(),
+    C_grid=_grid(),
+    sigma_grid=_grid(),
+    folds=_folds("y"),
+    warm_start=boolean(),
+)
 def grid_search_C_sigma(
     gram,
     y,
@@ -818,31 +881,17 @@ def grid_search_C_sigma(
     >>> res.errors.shape, res.C, res.sigma
     ((2, 2), 0.1, 3.0)
     """
-    gram = _check_callable(gram, "gram")
-    loss = _check_loss(loss)
-    fit = _check_callable(fit, "fit")
-    predict = _check_callable(predict, "predict")
-    C_grid = _check_grid(C_grid, "C_grid")
-    sigma_grid = _check_grid(sigma_grid, "sigma_grid")
-    warm_start = check_bool(warm_start, "warm_start")
-    totals = None
+    totals = np.empty((len(sigma_grid), len(C_grid), len(folds)))
     for i, sigma in enumerate(sigma_grid.tolist()):
-        K = check_gram(gram(sigma), name=f"gram({sigma:g})")
-        if i == 0:
-            n = len(K)
-            y = _check_targets(y, n, loss)
-            folds = _check_folds(folds, n)
-            totals = np.empty((len(sigma_grid), len(C_grid), len(folds)))
-        elif len(K) != n:
-            raise ValueError(f"gram({sigma:g}) must be {n} x {n}, got shape {K.shape}")
         fits = _fits(fit, "C", C_grid, warm_start)
-        totals[i] = _error_curve(K, y, fits, predict, folds, loss, warm_start)
+        totals[i] = _error_curve(gram(sigma), y, fits, predict, folds, loss, warm_start)
     return _search_result(totals, folds, "C", C_grid, "smaller", loss, fit, sigma_grid)
 
 
 # --- the median heuristic -------------------------------------------------------------------
 
 
+@validated(X=data(min_rows=2))
 def median_heuristic_sigma(X):
     r"""The median heuristic for the width of a Gaussian kernel: the median distance.
 
@@ -896,10 +945,7 @@ def median_heuristic_sigma(X):
     >>> median_heuristic_sigma([[0.0], [1.0], [3.0]])
     2.0
     """
-    X = check_array(X, "X")
     n = len(X)
-    if n < 2:
-        raise ValueError(f"X must have at least 2 rows (a distance needs two points), got {n}")
     Z = X - X.mean(axis=0)  # distances do not change; round-off stays at the spread's scale
     norms = np.einsum("ij,ij->i", Z, Z)
     distances = kernel_distance(linear_kernel(Z), norms, norms)[np.triu_indices(n, 1)]

@@ -464,7 +464,7 @@ def test_kernel_cca_tests_each_gram_matrix_once_and_warns_once(psd_tests, center
     rng = np.random.default_rng(3)
     X1, X2 = rng.normal(size=(15, 2)), rng.normal(size=(15, 2))
     K1, K2 = gaussian_kernel(X1), np.tanh(2.0 * X2 @ X2.T - 1.0)  # K2 is not PSD
-    names = _not_psd_warnings(lambda: kernel_cca(K1, K2, 0.1, 1, center=center))
+    names = _not_psd_warnings(lambda: kernel_cca(K1, K2, 0.1, n_components=1, center=center))
     assert psd_tests == [15, 15] and names == ["K2"]
 
 
@@ -472,7 +472,7 @@ def test_kernel_cca_transform_runs_no_psd_test(psd_tests):
     rng = np.random.default_rng(4)
     X1, X2 = rng.normal(size=(12, 2)), rng.normal(size=(12, 2))
     K1, K2 = gaussian_kernel(X1), gaussian_kernel(X2)
-    res = kernel_cca(K1, K2, 0.1, 1)
+    res = kernel_cca(K1, K2, 0.1, n_components=1)
     psd_tests.clear()
     names = _not_psd_warnings(lambda: kernel_cca_transform(res, K1[:3], view=1))
     assert psd_tests == [] and names == []
@@ -624,7 +624,9 @@ def test_held_out_correlations_refuse_mismatched_or_single_test_points():
     X1, X2 = two_views(7, 20, 2, 2)
     K1, K2 = linear_kernel(X1), linear_kernel(X2)
     res = kernel_cca(K1, K2, reg=0.1)
-    with pytest.raises(ValueError, match=r"^K1_test and K2_test must have the same number"):
+    with pytest.raises(
+        ValueError, match=r"^K2_test must have 5 rows, one per test point of K1_test"
+    ):
         kernel_cca_correlations(res, K1[:5], K2[:4])
     with pytest.raises(ValueError, match=r"^K1_test must have at least 2 rows"):
         kernel_cca_correlations(res, K1[:1], K2[:1])

@@ -110,6 +110,19 @@ def test_the_same_seed_gives_the_same_folds(n, seed, stratified):
         assert np.array_equal(ta, tb) and np.array_equal(va, vb)
 
 
+def test_a_generator_seed_is_drawn_from_like_the_int_that_made_it():
+    # seed=3 shuffles with default_rng(3); a Generator passed as seed is used as it is, so one
+    # generator gives a sequence of different splits
+    rng = np.random.default_rng(3)
+    first, second = k_fold(20, 4, seed=rng), k_fold(20, 4, seed=rng)
+    same = k_fold(20, 4, seed=3)
+    for (ta, va), (tb, vb) in zip(first, same, strict=True):
+        assert np.array_equal(ta, tb) and np.array_equal(va, vb)
+    assert not all(np.array_equal(a[1], b[1]) for a, b in zip(first, second, strict=True))
+    _, validation = train_validation_split(20, 5, seed=np.random.default_rng(3))
+    assert np.array_equal(validation, train_validation_split(20, 5, seed=3)[1])
+
+
 def test_different_seeds_give_different_folds():
     folds = {tuple(k_fold(30, 3, seed=s)[0][1].tolist()) for s in range(10)}
     assert len(folds) > 1
@@ -445,7 +458,7 @@ FOLDS6 = k_fold(6, 3, y=Y6, seed=0)
         (lambda: k_fold(6, 3, y=labels(4, 2)), ValueError, r"^y: class -1 has 2 member\(s\)"),
         (lambda: k_fold(6, 2, y=labels(4, 2)[:5]), ValueError, r"^y must have 6 rows"),
         (lambda: k_fold(6, 2, seed=-1), ValueError, r"^seed must lie in"),
-        (lambda: k_fold(6, 2, seed=1.5), ValueError, r"^seed must be an integer"),
+        (lambda: k_fold(6, 2, seed=1.5), ValueError, r"^seed must be None, an integer >= 0 or"),
         (lambda: train_validation_split(5, 5), ValueError, r"^n_validation must lie in \[1, 4\]"),
         (lambda: train_validation_split(5, 0), ValueError, r"^n_validation must lie in"),
         (

@@ -7,7 +7,9 @@ extension replaces Sphinx's ``literalinclude``: with ``:pyobject:``, the listing
 without the object's docstring, and its caption holds the docstring's summary (its first
 paragraph, mathematics typeset) after the object's name, which links to its entry in the API
 pages (to the nearest documented parent when the object itself has none: a private function
-links to its module's page). ``:docstring: full`` keeps the whole docstring and adds no caption;
+links to its module's page). The decorators stay, as in Sphinx's ``:pyobject:``: a public
+function's ``@validated(...)`` is the declaration of its arguments' rules, part of what the
+listing teaches. ``:docstring: full`` keeps the whole docstring and adds no caption;
 so does an explicit ``:caption:``. Line numbers (``:linenos:``, ``:emphasize-lines:``) count
 the lines shown; ``:lineno-match:`` cannot match the file once lines are taken out, and is
 refused unless ``:docstring: full``.

@@ -127,7 +127,9 @@ def included_lines(source: str, options: dict[str, str]) -> list[str]:
     unsupported = {"lines", "diff", "prepend", "append", "tab-width"} & options.keys()
     if unsupported:
         raise ValueError(f"literalinclude option not supported: {sorted(unsupported)}")
-    lines = source.split("\n")  # Python's line ends only, as Sphinx reads the file
+    # Python's line ends, by which Sphinx's :pyobject: counts (it cuts str.splitlines's lines,
+    # the same for a file with no form feed or Unicode line separator: tests/test_listings.py)
+    lines = source.split("\n")
     if lines[-1] == "":
         lines.pop()
     name = options.get("pyobject")
