@@ -129,14 +129,17 @@ clean:
 # the files the pages load, kept in the repository so that building the book needs neither npm
 # nor a download (4.6 MB, most of it the font). `make mathjax` (it needs npm) copies them from
 # these two npm packages, pinned by version and by the integrity hash of their tarballs: the
-# combined component tex-chtml.js; the speech worker with its English and Nemeth (Braille)
-# maps, which read the formulas to screen readers; the CHTML files of the one font, New
-# Computer Modern.
+# combined component tex-chtml.js; the accessibility components it loads on demand (a11y/:
+# the hidden MathML for screen readers, loaded on every page, and the explorer that the menu
+# turns on); the speech worker with its English and Nemeth (Braille) maps, which read the
+# formulas to screen readers; the CHTML files of the one font, New Computer Modern.
 MATHJAX_PACKAGES := \
 	mathjax-4.1.3.tgz=sha512-BN/8Pkgn7G1pIDYJqd9md+JHsE/jydSYbyOZnSdSA0WziuVO8mRxdYiWFumkVVly/8U+hm9DpIIoWuvySverzw== \
 	mathjax-mathjax-newcm-font-4.1.3.tgz=sha512-gzAB3dFHilHX1l5x2xUqRL+1jDQt3Fyza1DkEMVXWC4E8SvsGdlgEza47HYi2WhVcgfkvf4zgUGzuhbq3Pjlew==
 MATHJAX_FILES := LICENSE tex-chtml.js sre/speech-worker.js \
-	sre/mathmaps/base.json sre/mathmaps/en.json sre/mathmaps/nemeth.json
+	sre/mathmaps/base.json sre/mathmaps/en.json sre/mathmaps/nemeth.json \
+	a11y/assistive-mml.js a11y/complexity.js a11y/explorer.js a11y/semantic-enrich.js \
+	a11y/speech.js a11y/sre.js
 mathjax: | $(BIN)/python
 	rm -rf _build/mathjax && mkdir -p _build/mathjax
 	cd _build/mathjax && npm pack --silent mathjax@4.1.3 @mathjax/mathjax-newcm-font@4.1.3 >/dev/null
