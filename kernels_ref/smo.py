@@ -699,6 +699,13 @@ FIXED_MAX = 64
 #: it) before the run stops there.
 STALLS = 4
 
+#: An attempt ends at the round-off level of v when no variable violates its condition by more
+#: than the level and m - M is within STALL_LEVELS times it: the level estimates the round-off
+#: of v alone, and the solve of an ill-conditioned face adds its own (its refinement stops when
+#: the residual stops halving); on an L2 margin with an unscaled cubic kernel the face's
+#: minimisers end at 7 to 10 times the level.
+STALL_LEVELS = 16.0
+
 #: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky when
 #: they may be of low rank: eigh costs about ten times more, but a solve with it is two products
 #: where the blocked triangular solves cost about a millisecond, and an attempt on a
@@ -767,17 +774,16 @@ class _Finisher:
         self.allowance = max(2.0 * self.allowance, 1.5 * cost)
         return False
 
-    def _roundoff(self):
+    def _roundoff(self, budget):
         r"""The round-off level of v (:meth:`_ActiveSet.roundoff`, two products by |K|), or a
-        bound on it when the bound is below tol (then the level plays no part):
+        bound on it when the bound is below tol (then the level plays no part), and the budget left:
         :math:`|\tilde K_{ts}| \le \max_t \tilde K_{tt}` for a PSD matrix."""
         act = self.act
         u = np.finfo(float).eps / 2.0
         bound = u * (act.kmax * float(act.alpha.sum()) + float(np.max(np.abs(act.p))))
         if bound <= self.tol:
-            return bound
-        self.spent += 2.0 * GEMV_NS * act.n**2
-        return act.roundoff()
+            return bound, budget
+        return act.roundoff(), budget - 2.0 * GEMV_NS * act.n**2
 
     def _cross(self, free):
         """The free set after the crossover of a large rank-deficient face (its variables that
@@ -834,13 +840,16 @@ class _Finisher:
                 continue
             # The minimiser on this face: is it the solution? v on all variables by an update
             # from the last fresh v (the rows of the variables moved since), and afresh only
-            # to certify a point that the update says is the solution.
+            # to certify a point that the update says is the solution, or is at the round-off
+            # level of v (where the update's own round-off may decide).
             moved = np.flatnonzero(act.alpha != fresh_alpha)
             step = act.y_all[moved] * (act.alpha[moved] - fresh_alpha[moved])
             act.refresh(fresh_v - _columns_product(act.K, moved, step))
             budget -= (GATHER_NS + GEMV_NS) * act.n * len(moved)
             violation = gap = act.gap(act.two)
-            if gap <= tol:
+            if roundoff is None and gap > tol:
+                roundoff, budget = self._roundoff(budget)
+            if gap <= tol or gap <= 8.0 * roundoff:
                 act.reset()
                 budget -= GEMV_NS * act.n**2
                 fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()
@@ -848,12 +857,16 @@ class _Finisher:
             if gap <= tol or budget < 0.0:
                 break
             if roundoff is None:
-                self.spent = 0.0
-                roundoff = self._roundoff()
-                budget -= self.spent
+                roundoff, budget = self._roundoff(budget)
             released = _violators(act, face.free[~face.fixed], max(tol, roundoff))
-            if len(released) == 0:
-                if tol < roundoff and gap <= 4.0 * roundoff:  # at what v can tell
+            if len(released) == 0:  # optimal on this face, to the level of v: decide afresh
+                if not act.fresh:
+                    act.reset()
+                    budget -= GEMV_NS * act.n**2
+                    violation = gap = act.gap(act.two)
+                    if gap <= tol:
+                        break
+                if tol < roundoff and gap <= STALL_LEVELS * roundoff:  # at what v can tell
                     stalled = True
                     self.roundoff = roundoff
                 break
@@ -976,7 +989,9 @@ def _crossover(act, free, G, tol):
     :math:`G` has columns plus the constraints, where SMO's iterate may have hundreds. Each
     step moves one variable with a reduced cost above ``tol`` towards a bound until it or a
     basic variable meets one, and that variable stays there: at most f steps. The move is
-    kept only if it lowers the objective (computed with the true :math:`K`). Returns the mask of
+    kept only if it is flat, its curvature :math:`\tfrac12 e^\top K_{FF} e` (computed with
+    the true :math:`K`) below a tenth of its first-order decrease :math:`v_F^\top e`, so that
+    it lowers the objective. Returns the mask of
     the variables it sent to a bound, or None when it made no move.
     """
     alpha, C, y = act.alpha, act.C_all, act.y_all
@@ -1030,7 +1045,9 @@ def _crossover(act, free, G, tol):
     full = np.zeros(act.n)
     full[free] = e
     Ke = act.K @ full
-    if not 0.5 * float(e @ Ke[free]) - float(act.v[free] @ e) < 0.0:
+    # flat: the curvature along the move is a small part of its first-order decrease (a
+    # diagonal added to a low-rank K, as in the L2 margin's K + I / C, is not flat)
+    if not 0.5 * float(e @ Ke[free]) < 0.1 * float(act.v[free] @ e):
         return None
     new = aF + yF * e
     at_hi = done & ((e == hi) == (yF > 0))

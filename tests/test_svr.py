@@ -291,7 +291,10 @@ def test_epsilon_zero_is_least_absolute_deviations(seed, n, log_C):
     problem.solve(solver=cp.CLARABEL, **cvx.REFERENCE_OPTIONS)
     assert problem.status == "optimal"
     assert_objectives_agree(res.dual_objective, problem.value)
-    assert -1e-9 <= res.primal_objective - problem.value <= gap_bound(n, C) + 1e-9
+    # cvxpy's value is the optimum to its own tolerance (the 1e-6 of the agreement above): the
+    # primal objective of an SMO solution lies above it up to that, and below it by the gap
+    slack = 1e-6 * abs(problem.value) + 1e-9
+    assert -slack <= res.primal_objective - problem.value <= gap_bound(n, C) + slack
     assert np.all(res.alpha * res.alpha_star == 0.0)
 
 
