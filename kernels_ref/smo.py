@@ -1008,9 +1008,9 @@ def _crossover(act, free, G, tol):
     in_basis[basis] = True
     reduced = None
     for _ in range(len(free)):
-        if reduced is None:  # the basis changed: its inverse and the reduced costs anew
-            Binv = np.linalg.inv(M[:, basis])
-            reduced = cost - (cost[basis] @ Binv) @ M
+        if reduced is None:  # the basis changed: the reduced costs anew
+            MB = M[:, basis]
+            reduced = cost - np.linalg.solve(MB.T, cost[basis]) @ M
             score = np.abs(reduced)
             score[in_basis | done] = 0.0
         j = int(np.argmax(score))
@@ -1018,7 +1018,7 @@ def _crossover(act, free, G, tol):
             break
         score[j] = 0.0
         s = -1.0 if reduced[j] > 0.0 else 1.0
-        dB = -s * (Binv @ M[:, j])
+        dB = -s * np.linalg.solve(MB, M[:, j])
         room = hi[j] - e[j] if s > 0.0 else e[j] - lo[j]
         eB = e[basis]
         with np.errstate(divide="ignore", invalid="ignore"):
