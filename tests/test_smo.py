@@ -1014,3 +1014,80 @@ def test_the_product_by_some_columns_is_the_product_by_the_full_matrix(kind):
     dense = np.zeros(len(full))
     np.add.at(dense, index, w)
     np.testing.assert_allclose(smo_module._columns_product(Kx, index, w), full @ dense, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["array", "tiled", "augmented"])
+@pytest.mark.parametrize("nonzero", [0, 1, 5, 300, 700, 1500])
+def test_the_scores_from_the_nonzero_multipliers_are_the_scores_from_the_whole_matrix(
+    kind, nonzero
+):
+    # v = -K (y alpha) - y p reads only the rows of the nonzero alpha when they are at most
+    # half (by blocks of rows when they are many), all of K otherwise: the same v, and the same
+    # |K| alpha for the round-off level, as the explicit matrix gives.
+    rng = np.random.default_rng(nonzero)
+    X = rng.standard_normal((1500, 3))
+    K = X @ X.T
+    Kx, full = {
+        "array": (K, K),
+        "tiled": (TiledGram(K), np.block([[K, K], [K, K]])),
+        "augmented": (AugmentedGram(K), np.pad(K, (0, 2))),
+    }[kind]
+    N = len(full)
+    y = np.where(rng.random(N) < 0.5, 1.0, -1.0)
+    p = rng.standard_normal(N)
+    alpha = np.zeros(N)
+    alpha[rng.choice(N, nonzero, replace=False)] = rng.random(nonzero) + 0.5
+    expected = -(full @ (y * alpha)) - y * p
+    scale = np.abs(full) @ alpha + np.abs(p)
+    np.testing.assert_allclose(
+        smo_module._scores(Kx, y, p, alpha), expected, rtol=0, atol=1e-12 * scale.max()
+    )
+    abs_product = smo_module._abs_product(Kx, alpha)
+    np.testing.assert_allclose(abs_product, np.abs(full) @ alpha, rtol=1e-12, atol=0)
+
+
+def test_an_attempt_that_cuts_the_violation_a_hundredfold_may_extend_its_limit():
+    # Over its limit, an attempt goes on (the limit grows by one allowance, EXTEND_MAX times at
+    # most) only while the best violation it has reached is EXTEND_GAP times its start or less.
+    K, y = xor_problem(0, 20)
+    act = smo_module._ActiveSet(K, y, -np.ones(20), np.full(20, 1.0), np.zeros(20))
+    finisher = smo_module._Finisher(act, 1e-8)
+    finisher.allowance = finisher.limit = 10.0
+    finisher.cost, finisher.start, finisher.best, finisher.extensions = 5.0, 1.0, 0.5, 0
+    assert not finisher._over()  # within the limit
+    finisher.cost = 11.0
+    assert finisher._over()  # over it, with a violation only halved
+    finisher.best = smo_module.EXTEND_GAP
+    for k in range(smo_module.EXTEND_MAX):
+        assert not finisher._over() and finisher.limit == 10.0 * (k + 2)
+        finisher.cost = finisher.limit + 1.0
+    assert finisher._over() and finisher.extensions == smo_module.EXTEND_MAX
+
+
+def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(monkeypatch):
+    # The L2 margin (C = 1e4) of the data of the test above, unscaled, cubic kernel: at tol =
+    # 1e-8, within ten times below the round-off level of v (about 2e-8), the run stops after
+    # STALLS attempts in a row at that level, and an attempt that ends there leaves SMO's next
+    # chunk as long as the last one (doubling it took this run to 250,000 iterations, not 80,000).
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300, 4))
+    y = np.where(rng.random(300) < 0.5, 1.0, -1.0)
+    X[:, 0] += 0.5 * y
+    X = (X - X.mean(0)) / X.std(0)
+    K = (1.0 + X @ X.T) ** 3 + np.eye(300) / 1e4
+    seen = []
+    attempt = smo_module._Finisher.attempt
+
+    def recording(self):
+        before = self.allowance
+        violation = attempt(self)
+        seen.append((self.stalls, before, self.allowance))
+        return violation
+
+    monkeypatch.setattr(smo_module._Finisher, "attempt", recording)
+    with pytest.warns(ConvergenceWarning, match="double precision"):
+        res = smo(K, y, -np.ones(300), np.inf, tol=1e-8)
+    assert not res.converged
+    stalled = [(before, after) for stalls, before, after in seen if stalls > 0]
+    assert len(stalled) == smo_module.STALLS
+    assert all(after == before for before, after in stalled)
