@@ -805,9 +805,12 @@ class _Finisher:
         return self._face_cost(f) + GEMV_NS * self.act.n**2
 
     def chunk(self):
-        """SMO iterations worth twice the allowance of the next attempt."""
-        act = self.act
-        return max(int(2.0 * self.allowance / (ITER_NS + ITER_NS_PER_VAR * act.size)), 1000)
+        """SMO iterations worth twice the allowance of the next attempt, at least 1000 (and
+        then the allowance is half their cost)."""
+        per_iteration = ITER_NS + ITER_NS_PER_VAR * self.act.size
+        iterations = max(int(2.0 * self.allowance / per_iteration), 1000)
+        self.allowance = max(self.allowance, 0.5 * iterations * per_iteration)
+        return iterations
 
     def affordable(self):
         """Whether the allowance covers the first face at SMO's current point; if not, the
