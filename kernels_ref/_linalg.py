@@ -11,7 +11,13 @@ machine.
 
 import numpy as np
 
-__all__ = ["sign_convention", "solve_cholesky", "solve_lower", "solve_lower_transposed"]
+__all__ = [
+    "block_inverses",
+    "sign_convention",
+    "solve_cholesky",
+    "solve_lower",
+    "solve_lower_transposed",
+]
 
 #: Entries whose magnitude is within this relative distance of a column's largest count as
 #: tied with it: ties in exact arithmetic differ by round-off only (about 1e-16 relative), far
@@ -65,35 +71,57 @@ def sign_convention(scores, *arrays):
 _TRIANGULAR_BLOCK = 128
 
 
-def solve_lower(L, B):
+def block_inverses(L):
+    r"""The inverses of the diagonal blocks of the lower-triangular :math:`L`, for repeated
+    solves with it (:func:`solve_lower`, :func:`solve_cholesky`): each solve is then matrix
+    products only, where a dense solve of each block costs :math:`\tfrac23 b^3` flops and most of
+    a solve with a factor of up to a few hundred rows."""
+    return [
+        np.linalg.solve(L[start : start + _TRIANGULAR_BLOCK, start : start + _TRIANGULAR_BLOCK],
+                        np.eye(min(_TRIANGULAR_BLOCK, len(L) - start)))
+        for start in range(0, len(L), _TRIANGULAR_BLOCK)
+    ]  # fmt: skip
+
+
+def solve_lower(L, B, inverses=None):
     r"""Solve :math:`L Z = B` for a lower-triangular :math:`L`, by blocks of rows.
 
     NumPy has no triangular solver, and ``np.linalg.solve`` would factor :math:`L` again at
     :math:`\tfrac23 n^3` flops. By blocks, the work is matrix products of size :math:`O(n^2)` per
-    right-hand side plus small dense solves of the diagonal blocks.
+    right-hand side plus small dense solves of the diagonal blocks, or products by their
+    ``inverses`` (:func:`block_inverses`).
     """
     Z = np.array(B, dtype=float)
-    for start in range(0, len(L), _TRIANGULAR_BLOCK):
+    for k, start in enumerate(range(0, len(L), _TRIANGULAR_BLOCK)):
         stop = start + _TRIANGULAR_BLOCK
         Z[start:stop] -= L[start:stop, :start] @ Z[:start]
-        Z[start:stop] = np.linalg.solve(L[start:stop, start:stop], Z[start:stop])
+        if inverses is None:
+            Z[start:stop] = np.linalg.solve(L[start:stop, start:stop], Z[start:stop])
+        else:
+            Z[start:stop] = inverses[k] @ Z[start:stop]
     return Z
 
 
-def solve_lower_transposed(L, B):
+def solve_lower_transposed(L, B, inverses=None):
     r"""Solve :math:`L^\top Z = B` for a lower-triangular :math:`L`, by blocks from the end."""
     Z = np.array(B, dtype=float)
-    for start in reversed(range(0, len(L), _TRIANGULAR_BLOCK)):
+    starts = list(range(0, len(L), _TRIANGULAR_BLOCK))
+    for k in reversed(range(len(starts))):
+        start = starts[k]
         stop = start + _TRIANGULAR_BLOCK
         Z[start:stop] -= L[stop:, start:stop].T @ Z[stop:]
-        Z[start:stop] = np.linalg.solve(L[start:stop, start:stop].T, Z[start:stop])
+        if inverses is None:
+            Z[start:stop] = np.linalg.solve(L[start:stop, start:stop].T, Z[start:stop])
+        else:
+            Z[start:stop] = inverses[k].T @ Z[start:stop]
     return Z
 
 
-def solve_cholesky(L, B):
+def solve_cholesky(L, B, inverses=None):
     r"""Solve :math:`A Z = B` given the Cholesky factor of :math:`A = LL^\top`.
 
     Two triangular solves, :math:`LW = B` then :math:`L^\top Z = W`: :math:`O(n^2)` per
-    right-hand side, where ``np.linalg.solve(A, B)`` would factor :math:`A` again.
+    right-hand side, where ``np.linalg.solve(A, B)`` would factor :math:`A` again; with the
+    ``inverses`` of the diagonal blocks of L (:func:`block_inverses`), products only.
     """
-    return solve_lower_transposed(L, solve_lower(L, B))
+    return solve_lower_transposed(L, solve_lower(L, B, inverses), inverses)

@@ -5,7 +5,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels_ref._linalg import sign_convention, solve_cholesky, solve_lower, solve_lower_transposed
+from kernels_ref._linalg import (
+    block_inverses,
+    sign_convention,
+    solve_cholesky,
+    solve_lower,
+    solve_lower_transposed,
+)
 from kernels_ref.feature_space import finite_feature_map
 from kernels_ref.kernels import gaussian_kernel
 
@@ -78,3 +84,9 @@ def test_blocked_triangular_solves_invert_the_cholesky_factor(n, n_rhs, seed):
     np.testing.assert_allclose(L.T @ solve_lower_transposed(L, B), B, atol=1e-10)
     np.testing.assert_allclose(L @ solve_lower(L, B[:, 0]), B[:, 0], atol=1e-10)
     np.testing.assert_allclose(S @ solve_cholesky(L, B), B, atol=1e-8 * n)
+    # with the inverses of the diagonal blocks, computed once for repeated solves: products only
+    inverses = block_inverses(L)
+    assert len(inverses) == -(-n // 128)
+    np.testing.assert_allclose(L @ solve_lower(L, B, inverses), B, atol=1e-10)
+    np.testing.assert_allclose(L.T @ solve_lower_transposed(L, B, inverses), B, atol=1e-10)
+    np.testing.assert_allclose(S @ solve_cholesky(L, B, inverses), B, atol=1e-8 * n)

@@ -1046,22 +1046,32 @@ def test_the_scores_from_the_nonzero_multipliers_are_the_scores_from_the_whole_m
     np.testing.assert_allclose(abs_product, np.abs(full) @ alpha, rtol=1e-12, atol=0)
 
 
-def test_an_attempt_that_cuts_the_violation_a_hundredfold_may_extend_its_limit():
+def test_an_attempt_that_makes_progress_may_extend_its_limit():
     # Over its limit, an attempt goes on (the limit grows by one allowance, EXTEND_MAX times at
-    # most) only while the best violation it has reached is EXTEND_GAP times its start or less.
+    # most) only while the best violation it has reached is EXTEND_GAP times its start or less,
+    # or while it has lowered the objective at least as fast, per ns, as SMO's iterations since
+    # the last attempt did.
     K, y = xor_problem(0, 20)
     act = smo_module._ActiveSet(K, y, -np.ones(20), np.full(20, 1.0), np.zeros(20))
     finisher = smo_module._Finisher(act, 1e-8)
-    finisher.allowance = finisher.limit = 10.0
-    finisher.cost, finisher.start, finisher.best, finisher.extensions = 5.0, 1.0, 0.5, 0
+
+    def state(best, gain):
+        finisher.allowance = finisher.limit = 10.0
+        finisher.cost, finisher.start, finisher.best, finisher.extensions = 11.0, 1.0, best, 0
+        finisher.smo_gain, finisher.smo_cost, act.gain = 2.0, 40.0, gain
+
+    state(0.5, 0.5)  # the violation only halved, the objective half as fast as SMO
+    finisher.cost = 5.0
     assert not finisher._over()  # within the limit
     finisher.cost = 11.0
-    assert finisher._over()  # over it, with a violation only halved
-    finisher.best = smo_module.EXTEND_GAP
-    for k in range(smo_module.EXTEND_MAX):
-        assert not finisher._over() and finisher.limit == 10.0 * (k + 2)
-        finisher.cost = finisher.limit + 1.0
-    assert finisher._over() and finisher.extensions == smo_module.EXTEND_MAX
+    assert finisher._over()
+    for best, gain in [(smo_module.EXTEND_GAP, 0.0), (0.5, 0.55)]:  # either kind of progress
+        state(best, gain)
+        for k in range(smo_module.EXTEND_MAX):
+            assert not finisher._over() and finisher.limit == 10.0 * (k + 2)
+            finisher.cost = finisher.limit + 1.0
+            act.gain = gain * finisher.cost / 11.0  # the same rate
+        assert finisher._over() and finisher.extensions == smo_module.EXTEND_MAX
 
 
 def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(monkeypatch):
