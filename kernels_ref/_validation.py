@@ -290,8 +290,9 @@ def _scan_upper_tiles(K, minors, t):
     """One pass over the square ``K``: ``(max |K_ij|, max |K_ij - K_ji|, minors_ok)``.
 
     Every tile of the upper triangle (diagonal tiles included) is compared with the transposed
-    tile of the lower triangle; the largest entry is read from the upper tiles (a lower entry
-    differs from its mirror by the asymmetry, which the caller bounds). A NaN or an infinity
+    tile of the lower triangle (into a preallocated mask); the largest entry is read from the
+    upper part of each strip of rows, a contiguous block whose reductions run at the speed of
+    memory (a lower entry differs from its mirror by the asymmetry, which the caller bounds). A NaN or an infinity
     anywhere makes the first or the second value NaN or infinite. ``minors_ok`` is whether
     every 2 x 2 principal minor is PSD to ``t`` (see :func:`check_gram`); ``True`` without
     ``minors``.
@@ -301,24 +302,26 @@ def _scan_upper_tiles(K, minors, t):
     minors_ok = not minors or bool(diag.min() >= -t)
     high, low, asymmetry, finite = -np.inf, np.inf, 0.0, True
     starts = range(0, len(K), _TILE)
-    buffer = np.empty((_TILE, _TILE))  # the upper tile, contiguous: its reductions run faster
+    equal = np.empty((_TILE, _TILE), dtype=bool)  # a tile's comparison, without allocating
     for i in starts:
         rows = slice(i, i + _TILE)
+        strip = K[rows, i:]  # the upper part of these rows: contiguous rows, fast reductions
+        h, lo = float(strip.max()), float(strip.min())
+        finite = finite and -np.inf < lo and h < np.inf  # NaN compares false
+        high, low = max(high, h), min(low, lo)
         root_rows = root[rows]
+        # the minors of the whole strip are settled when its largest entry is below every bound
+        strip_minors = minors and max(h, -lo) > root_rows.min() * root[i:].min()
         for j in starts[i // _TILE :]:
             cols = slice(j, j + _TILE)
-            view = K[rows, cols]
-            upper = buffer[: view.shape[0], : view.shape[1]]
-            np.copyto(upper, view)
-            lower_t = K[cols, rows].T
-            h, lo = float(upper.max()), float(upper.min())
-            finite = finite and -np.inf < lo and h < np.inf  # NaN compares false
-            high, low = max(high, h), min(low, lo)
-            if not np.array_equal(upper, lower_t):
+            upper, lower_t = K[rows, cols], K[cols, rows].T
+            same = equal[: upper.shape[0], : upper.shape[1]]
+            np.equal(upper, lower_t, out=same)
+            if not same.all():
                 d = float(np.abs(upper - lower_t).max())
                 if not d <= asymmetry:
                     asymmetry = d
-            if minors and minors_ok and max(h, -lo) > root_rows.min() * root[cols].min():
+            if strip_minors and minors_ok:
                 bound = np.multiply.outer(root_rows, root[cols])
                 minors_ok = bool(np.all(np.abs(upper) <= bound))
     return (max(high, -low) if finite else np.nan), asymmetry, minors_ok
