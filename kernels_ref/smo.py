@@ -814,8 +814,15 @@ class _Finisher:
         return GATHER_NS * f**2 + FLOP_NS * flops
 
     def _entry_cost(self, f):
-        """An attempt's first face, with the product by K that gives v afresh before it."""
-        return self._face_cost(f) + GEMV_NS * self.act.n**2
+        """An attempt's first face, with the product by K that gives v afresh before it. When
+        the crossover will look for the block's rank first (:meth:`_cross`), the face is either
+        of low rank, and the crossover leaves a small face, or of full rank, and Cholesky
+        factors it: the cost is the search's and Cholesky's, not eigh's."""
+        r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
+        if f < CROSS_MIN or r_max <= self.rank_above:
+            return self._face_cost(f) + GEMV_NS * self.act.n**2
+        search = CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
+        return search + GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + GEMV_NS * self.act.n**2
 
     def chunk(self):
         """SMO iterations worth twice the allowance of the next attempt, at least 1000 (and
