@@ -292,10 +292,10 @@ def _scan_upper_tiles(K, minors, t):
     Every tile of the upper triangle (diagonal tiles included) is compared with the transposed
     tile of the lower triangle (into a preallocated mask); the largest entry is read from the
     upper part of each strip of rows, a contiguous block whose reductions run at the speed of
-    memory (a lower entry differs from its mirror by the asymmetry, which the caller bounds). A NaN or an infinity
-    anywhere makes the first or the second value NaN or infinite. ``minors_ok`` is whether
-    every 2 x 2 principal minor is PSD to ``t`` (see :func:`check_gram`); ``True`` without
-    ``minors``.
+    memory (a lower entry differs from its mirror by the asymmetry, which the caller bounds).
+    A NaN or an infinity anywhere makes the first or the second value NaN or infinite.
+    ``minors_ok`` is whether every 2 x 2 principal minor is PSD to ``t`` (see
+    :func:`check_gram`); ``True`` without ``minors``.
     """
     diag = np.diag(K)
     root = np.sqrt(np.maximum(diag + t, 0.0))

@@ -705,10 +705,11 @@ def _smo(
 #: The cost model of the finish, in nanoseconds (measured with one BLAS thread on a 2-core
 #: x86-64 machine; only the ratios matter): an SMO iteration costs ITER_NS plus ITER_NS_PER_VAR
 #: per active variable (9.7 us at 700 active variables, 37 us at 4,200 with rows out of cache);
-#: the finish reads the whole Gram matrix (GEMV_NS per entry) to recompute v, gathers a free
-#: block (GATHER_NS per entry), factors it (FLOP_NS per flop, f^3 / 3 flops), and spends
-#: ROUND_NS per entry of the block, plus ROUND_FIXED_NS, on one round of a face (the refined
-#: solve of :meth:`_Face.newton` and the step: 2.8 ms at f = 1,000, 0.35 ms at f = 40).
+#: the finish reads the rows of K of the nonzero multipliers (GEMV_NS per entry) to recompute v
+#: (:func:`_scores`), gathers a free block (GATHER_NS per entry), factors it (FLOP_NS per flop,
+#: f^3 / 3 flops), and spends ROUND_NS per entry of the block, plus ROUND_FIXED_NS, on one round
+#: of a face (the refined solve of :meth:`_Face.newton` and the step: 2.8 ms at f = 1,000,
+#: 0.35 ms at f = 40).
 ITER_NS, ITER_NS_PER_VAR = 8000.0, 4.0
 GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 3e5
 
@@ -716,6 +717,9 @@ GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 3e5
 #: face is factored anew without them (the constraints e_j = 0 cost O(k^2 f) per solve).
 FINISH_REFINE = 6
 FIXED_MAX = 64
+
+#: The fewest SMO iterations before an attempt of the finish.
+CHUNK_MIN = 250
 
 #: Allowances that an attempt which lowers the objective faster than SMO may add to its limit
 #: (:meth:`_Finisher._over`).
@@ -820,15 +824,21 @@ class _Finisher:
         factors it: the cost is the search's and Cholesky's, not eigh's."""
         r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
         if f < CROSS_MIN or r_max <= self.rank_above:
-            return self._face_cost(f) + GEMV_NS * self.act.n**2
+            return self._face_cost(f) + self._fresh_cost()
         search = CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
-        return search + GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + GEMV_NS * self.act.n**2
+        return search + GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + self._fresh_cost()
+
+    def _fresh_cost(self):
+        """v afresh (:func:`_scores`): the rows of the nonzero multipliers, or all of K."""
+        n = self.act.n
+        nonzero = np.count_nonzero(self.act.alpha)
+        return GEMV_NS * n * (nonzero if 2 * nonzero <= n else n)
 
     def chunk(self):
-        """SMO iterations worth twice the allowance of the next attempt, at least 1000 (and
-        then the allowance is half their cost)."""
+        """SMO iterations worth twice the allowance of the next attempt, at least CHUNK_MIN
+        (and then the allowance is half their cost)."""
         per_iteration = ITER_NS + ITER_NS_PER_VAR * self.act.size
-        iterations = max(int(2.0 * self.allowance / per_iteration), 1000)
+        iterations = max(int(2.0 * self.allowance / per_iteration), CHUNK_MIN)
         self.allowance = max(self.allowance, 0.5 * iterations * per_iteration)
         return iterations
 
@@ -923,7 +933,7 @@ class _Finisher:
                 roundoff = self._roundoff()
             if gap <= tol or gap <= 8.0 * roundoff:
                 act.reset()
-                self.cost += GEMV_NS * act.n**2
+                self.cost += self._fresh_cost()
                 fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()
                 violation = gap = act.gap(act.two)
             if gap <= tol or self._over():
@@ -934,7 +944,7 @@ class _Finisher:
             if len(released) == 0:  # optimal on this face, to the level of v: decide afresh
                 if not act.fresh:
                     act.reset()
-                    self.cost += GEMV_NS * act.n**2
+                    self.cost += self._fresh_cost()
                     violation = gap = act.gap(act.two)
                     if gap <= tol:
                         break
@@ -1235,10 +1245,12 @@ class _Face:
         self.free = free
         f = len(free)
         self.KFF = _submatrix(act.K, free)
-        self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), np.finfo(float).tiny)
+        self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), act.kmax)
+        if not self.mu > 1e-300:  # K of no scale (every point at the origin): nothing to solve
+            raise np.linalg.LinAlgError("K_FF is zero")
         if eigh:
             w, self.U = np.linalg.eigh(self.KFF)
-            if not w[0] + self.mu > 0.0:
+            if not w[0] + self.mu >= 0.5 * self.mu:  # (and 1 / (w + mu) <= 2 / mu is finite)
                 raise np.linalg.LinAlgError("K_FF is not positive semi-definite")
             self.scale = 1.0 / (w + self.mu)
             self.L = None

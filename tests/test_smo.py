@@ -1101,3 +1101,20 @@ def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(m
     stalled = [(before, after) for stalls, before, after in seen if stalls > 0]
     assert len(stalled) == smo_module.STALLS
     assert all(after == before for before, after in stalled)
+
+
+@pytest.mark.parametrize("scale", [0.0, 1.0])
+def test_a_face_of_coincident_points_ends_the_finish_without_a_floating_point_warning(
+    monkeypatch, scale
+):
+    # Two points at the same place have a singular 2 x 2 block (every entry scale^2 * 2); at the
+    # origin, a zero one. The finish, tried after every iteration, must neither overflow in
+    # 1 / (w + mu) nor divide by zero: SMO alone then decides (here, no separating hyperplane).
+    force_the_finish(monkeypatch, 1)
+    X = np.full((3, 2), scale)
+    y = np.array([1.0, -1.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(ConvergenceWarning, match="iteration limit"):
+            res = smo(X @ X.T, y, -np.ones(3), np.inf, tol=1e-8, max_iter=100)
+    assert not res.converged
