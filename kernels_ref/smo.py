@@ -940,7 +940,8 @@ class _Finisher:
                 break
             if roundoff is None:
                 roundoff = self._roundoff()
-            released = _violators(act, face.free[~face.fixed], max(tol, roundoff))
+            # half of tol on either side of the threshold: m - M <= tol at the face minimiser
+            released = _violators(act, face.free[~face.fixed], max(0.5 * tol, roundoff))
             if len(released) == 0:  # optimal on this face, to the level of v: decide afresh
                 if not act.fresh:
                     act.reset()

@@ -721,7 +721,7 @@ def test_tiled_gram_rows_stay_right_for_two_reads(ts):
 
 def force_the_finish(monkeypatch, every):
     """Attempt the finish after every ``every`` SMO iterations, from points far from the
-    solution (the cost model would wait for at least 1000)."""
+    solution (the cost model would wait for at least CHUNK_MIN)."""
     monkeypatch.setattr(smo_module._Finisher, "chunk", lambda self: every)
 
 
