@@ -372,7 +372,12 @@ def _abs_product(K, w):
     """``|K| @ w`` (K symmetric), reading only the rows of the nonzero ``w``, by blocks, without
     forming ``|K|``."""
     if not isinstance(K, np.ndarray):
-        return K.abs_matmul(w)
+        if hasattr(K, "abs_matmul"):
+            return K.abs_matmul(w)
+        out = np.zeros(K.shape[0])  # an operator with rows only: row by row
+        for t in np.flatnonzero(w):
+            out += w[t] * np.abs(np.asarray(K[t], dtype=float))
+        return out
     out = np.zeros(len(K))
     for rows in _row_blocks(K, np.flatnonzero(w)):
         out += w[rows] @ np.abs(K[rows])
@@ -382,7 +387,11 @@ def _abs_product(K, w):
 def _columns_product(K, index, w):
     """``K[:, index] @ w``, reading only the rows ``index`` (K is symmetric), by blocks."""
     if not isinstance(K, np.ndarray):
-        return K.columns_product(index, w)
+        if hasattr(K, "columns_product"):
+            return K.columns_product(index, w)
+        dense = np.zeros(K.shape[0])  # an operator with products only
+        np.add.at(dense, index, w)
+        return K @ dense
     if len(index) * K.shape[1] <= 2**21:
         return w @ K[index]
     out = np.zeros(K.shape[1])

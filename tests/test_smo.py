@@ -1118,3 +1118,40 @@ def test_a_face_of_coincident_points_ends_the_finish_without_a_floating_point_wa
         with pytest.warns(ConvergenceWarning, match="iteration limit"):
             res = smo(X @ X.T, y, -np.ones(3), np.inf, tol=1e-8, max_iter=100)
     assert not res.converged
+
+
+class _RowsOnly:
+    """A Gram matrix seen through the operations :func:`smo` documents, and nothing else."""
+
+    def __init__(self, K):
+        self.K, self.shape = K, K.shape
+
+    def diagonal(self):
+        return self.K.diagonal()
+
+    def __getitem__(self, t):
+        return self.K[t]
+
+    def __matmul__(self, w):
+        return self.K @ w
+
+    def submatrix(self, index):
+        return self.K[np.ix_(index, index)]
+
+
+def test_an_operator_with_only_the_documented_operations_gets_the_finish(monkeypatch):
+    # The finish's products by some columns and by |K| fall back on rows and products when the
+    # operator has no columns_product or abs_matmul: the same solution as the array's.
+    K, y = xor_problem(2, 40)
+    force_the_finish(monkeypatch, 5)
+    ref = smo(K, y, -np.ones(40), 10.0, tol=1e-9)
+    res = smo(_RowsOnly(K), y, -np.ones(40), 10.0, tol=1e-9)
+    assert res.converged
+    assert res.objective == pytest.approx(ref.objective, rel=1e-10)
+    w = np.zeros(40)
+    w[[3, 7]] = [0.5, 2.0]
+    np.testing.assert_allclose(smo_module._abs_product(_RowsOnly(K), w), np.abs(K) @ w)
+    np.testing.assert_allclose(
+        smo_module._columns_product(_RowsOnly(K), np.array([3, 7, 3]), np.array([1.0, 2.0, 1.0])),
+        2.0 * K[3] + 2.0 * K[7],
+    )
