@@ -63,7 +63,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._linalg import block_inverses, solve_cholesky
+from ._linalg import block_inverses, solve_cholesky, solve_lower
 from ._results import ShortRepr
 from ._validation import (
     boolean,
@@ -409,6 +409,13 @@ def _submatrix(K, index):
     return K.submatrix(index)
 
 
+def _block(K, rows, cols):
+    """The block ``K[rows][:, cols]`` as a new array (rows of an operator, one by one)."""
+    if isinstance(K, np.ndarray):
+        return K[np.ix_(rows, cols)]
+    return np.array([np.asarray(K[t])[cols] for t in rows]).reshape(len(rows), len(cols))
+
+
 def _gap(v, up, low, pos, two_constraints):
     """m - M, or the largest of the two per-class values for the two-constraint variant."""
     if not two_constraints:
@@ -678,7 +685,7 @@ def _smo(
     act.threshold = max(10.0 * tol, 1e-2)
     act.two = two_constraints
     finisher = _Finisher(act, tol) if finish else None
-    n_iter = 0
+    n_iter, stalled = 0, None  # stalled: the round-off level of v, where the run stopped
     while True:
         before = n_iter
         chunk = finisher.chunk() if finisher and finisher.enabled else max_iter
@@ -702,8 +709,17 @@ def _smo(
             raise _unbounded(f"m - M = {violation}")
         if violation <= tol or n_iter >= max_iter or n_iter == before:
             break
-    if finisher and finisher.stalled and violation > tol:
-        _warn_roundoff(violation, tol, finisher.roundoff)
+        # SMO met tol on its own v, updated step by step, and v afresh says otherwise: at the
+        # round-off level of v that can go on one iteration at a time (a rank-2 linear kernel
+        # at C = 1e6 alternated for 10^7 iterations), so the run stops there
+        level = act.roundoff()
+        if violation <= STALL_LEVELS * level:
+            stalled = level
+            break
+    if stalled is None and finisher and finisher.stalled:
+        stalled = finisher.roundoff
+    if stalled is not None and violation > tol:
+        _warn_roundoff(violation, tol, stalled)
     else:
         _warn_if_not_converged(violation, tol, max_iter)
     grad = -y * act.v
@@ -720,7 +736,7 @@ def _smo(
 #: of a face (the refined solve of :meth:`_Face.newton` and the step: 2.8 ms at f = 1,000,
 #: 0.35 ms at f = 40).
 ITER_NS, ITER_NS_PER_VAR = 8000.0, 4.0
-GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.1, 3.0, 3e5
+GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.05, 3.0, 3e5
 
 #: Refinement steps of the solve of one face; variables fixed on a factored face before the
 #: face is factored anew without them (the constraints e_j = 0 cost O(k^2 f) per solve).
@@ -836,6 +852,10 @@ class _Finisher:
             return self._face_cost(f) + self._fresh_cost()
         search = CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
         return search + GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + self._fresh_cost()
+
+    def _extension_cost(self, f, k):
+        """Bordering a Cholesky face of f variables with k (:meth:`_Face.extend`)."""
+        return GATHER_NS * (f + k) * k + FLOP_NS * (f**2 * (k + 4) + k**3 / 3.0 + 128**2 * f)
 
     def _fresh_cost(self):
         """v afresh (:func:`_scores`): the rows of the nonzero multipliers, or all of K."""
@@ -962,6 +982,13 @@ class _Finisher:
                     stalled = True
                     self.roundoff = roundoff
                 break
+            if face.L is not None and 2 * len(released) <= len(face.free):
+                self.cost += self._extension_cost(len(face.free), len(released))
+                try:  # the new variables border the factor (the fixed ones stay, fixed)
+                    face.extend(act, released)
+                    continue
+                except np.linalg.LinAlgError:  # not PSD beyond mu: factor anew, and decide
+                    pass
             free, face = np.union1d(face.free[~face.fixed], released), None
         if not act.fresh:  # the finish moved alpha: v afresh, and the violation from it
             act.reset()
@@ -1274,6 +1301,38 @@ class _Face:
         self.fixed = np.zeros(f, dtype=bool)
         self.fixed_index, self.W_fixed = [], np.zeros((f, 0))
 
+    def extend(self, act, released):
+        r"""Add the variables ``released`` to a face factored by Cholesky, keeping its factor:
+        with :math:`N` the new variables, :math:`B = L^{-1}K_{FN}` and :math:`L_N` the
+        Cholesky factor of :math:`K_{NN} + \mu I - B^\top B`, the factor of the bordered block
+        is :math:`\begin{pmatrix} L & 0 \\ B^\top & L_N \end{pmatrix}`: :math:`O(f^2 k)` for k new
+        variables, where factoring anew costs :math:`f^3 / 3`. A released variable that was
+        fixed on the face since its factorisation is only unfixed. Raises ``LinAlgError``
+        (the face is left as it was) when the new block is not PSD beyond :math:`\mu`."""
+        again = np.isin(self.free, released)
+        new = np.setdiff1d(released, self.free)
+        if len(new):
+            K_new = _block(act.K, new, self.free)
+            B = solve_lower(self.L, K_new.T, self.inverses)
+            K_nn = _submatrix(act.K, new)
+            S = K_nn - B.T @ B
+            S.flat[:: len(new) + 1] += self.mu
+            L_new = np.linalg.cholesky(S)
+            f = len(self.free)
+            L = np.zeros((f + len(new), f + len(new)))
+            L[:f, :f], L[f:, :f], L[f:, f:] = self.L, B.T, L_new
+            self.L, self.inverses = L, block_inverses(L)
+            self.KFF = np.block([[self.KFF, K_new.T], [K_new, K_nn]])
+            self.free = np.concatenate([self.free, new])
+            self.fixed = np.concatenate([self.fixed, np.zeros(len(new), dtype=bool)])
+        self.fixed[np.flatnonzero(again)] = False
+        self.fixed_index = [j for j in self.fixed_index if self.fixed[j]]
+        self.rows = _constraint_rows(act, self.free)
+        self.W_rows = self.solve(self.rows.T)
+        units = np.zeros((len(self.free), len(self.fixed_index)))
+        units[self.fixed_index, np.arange(len(self.fixed_index))] = 1.0
+        self.W_fixed = self.solve(units)
+
     def solve(self, B):
         r""":math:`(K_{FF} + \mu I)^{-1} B` with the factor, for B of shape (f,) or (f, k)."""
         if self.L is not None:
@@ -1387,7 +1446,8 @@ def _violators(act, free, tol):
 
 
 def _warn_roundoff(violation, tol, roundoff):
-    """The warning of a run that the finish ended at the round-off level of v, above tol."""
+    """The warning of a run that ended at the round-off level of v, above tol (at a face of the
+    finish, or where SMO met tol on its own v and v afresh is within STALL_LEVELS of the level)."""
     warnings.warn(
         f"SMO stopped at m - M = {violation:.3g} > tol = {tol:.3g}: the scores v = -y * (Q alpha"
         f" + p) are computed only to about {roundoff:.2g} in double precision for this Gram "

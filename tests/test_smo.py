@@ -1155,3 +1155,45 @@ def test_an_operator_with_only_the_documented_operations_gets_the_finish(monkeyp
         smo_module._columns_product(_RowsOnly(K), np.array([3, 7, 3]), np.array([1.0, 2.0, 1.0])),
         2.0 * K[3] + 2.0 * K[7],
     )
+
+
+def test_smo_stops_where_its_own_v_and_v_afresh_disagree_at_the_round_off_level():
+    # A rank-2 linear kernel at C = 1e6 (60 points, data times 3): SMO meets tol = 1e-8 on its
+    # v updated step by step, v afresh says 1.1e-8, and one more step swings it back; v is known
+    # only to about 1e-7 here. The run stops with the round-off warning instead of alternating,
+    # one iteration and one product by K at a time, to its 10^7 iterations.
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 4))
+    y = np.sign(X[:, 0] * X[:, 1])
+    y[y == 0] = 1.0
+    y[:2] = [1.0, -1.0]
+    X = 3.0 * (X - X.mean(0)) / X.std(0)
+    K = X[:, :2] @ X[:, :2].T
+    with pytest.warns(ConvergenceWarning, match="double precision"):
+        res = smo(K, y, -np.ones(60), 1e6, tol=1e-8)
+    assert not res.converged and res.n_iter < 10_000
+    level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
+    assert 1e-8 < level  # the tolerance is below what v can certify
+    assert res.violation <= smo_module.STALL_LEVELS * level
+
+
+def test_a_bordered_face_has_the_factor_of_its_larger_block():
+    # Extending a Cholesky face by released variables keeps its factor and borders it: L L^T
+    # is K_FF + mu I of the larger free set, a released variable that was fixed on the face is
+    # unfixed (not added twice), and solves with the new factor solve the larger system.
+    K, y = xor_problem(3, 30)
+    K = K + 0.1 * np.eye(30)  # well conditioned, so that the comparison is to round-off
+    act = smo_module._ActiveSet(K, y, -np.ones(30), np.full(30, 10.0), np.zeros(30))
+    act.two = False  # one equality constraint
+    face = smo_module._Face(act, np.arange(0, 20, 2), eigh=False)
+    face.fix(np.array([1, 4]))  # variables 2 and 8
+    face.extend(act, np.array([8, 21, 5]))
+    free = face.free
+    assert sorted(free.tolist()) == sorted([*range(0, 20, 2), 21, 5])
+    assert face.fixed_index == [1] and face.fixed.sum() == 1  # 2 stays fixed, 8 is unfixed
+    H = K[np.ix_(free, free)] + face.mu * np.eye(len(free))
+    np.testing.assert_allclose(face.L @ face.L.T, H, rtol=0, atol=1e-12 * np.abs(H).max())
+    np.testing.assert_allclose(face.KFF, K[np.ix_(free, free)])
+    b = np.arange(len(free), dtype=float)
+    np.testing.assert_allclose(H @ face.solve(b), b, atol=1e-9)
+    np.testing.assert_allclose(H @ face.W_fixed[:, 0], np.eye(len(free))[1], atol=1e-9)
