@@ -997,6 +997,15 @@ def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeyp
     np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
 
 
+def gram_of_kind(kind, K):
+    """(the Gram object SMO reads, the explicit matrix it stands for) for K."""
+    return {
+        "array": (K, K),
+        "tiled": (TiledGram(K), np.block([[K, K], [K, K]])),
+        "augmented": (AugmentedGram(K), np.pad(K, (0, 2))),
+    }[kind]
+
+
 @pytest.mark.parametrize("kind", ["array", "tiled", "augmented"])
 def test_the_product_by_some_columns_is_the_product_by_the_full_matrix(kind):
     # K[:, index] @ w, which the finish uses to update v after moving a few variables, equals
@@ -1004,11 +1013,7 @@ def test_the_product_by_some_columns_is_the_product_by_the_full_matrix(kind):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((7, 3))
     K = X @ X.T
-    Kx, full = {
-        "array": (K, K),
-        "tiled": (TiledGram(K), np.block([[K, K], [K, K]])),
-        "augmented": (AugmentedGram(K), np.pad(K, (0, 2))),
-    }[kind]
+    Kx, full = gram_of_kind(kind, K)
     index = np.array([0, 3, len(full) - 1, 5])
     w = rng.standard_normal(4)
     dense = np.zeros(len(full))
@@ -1027,11 +1032,7 @@ def test_the_scores_from_the_nonzero_multipliers_are_the_scores_from_the_whole_m
     rng = np.random.default_rng(nonzero)
     X = rng.standard_normal((1500, 3))
     K = X @ X.T
-    Kx, full = {
-        "array": (K, K),
-        "tiled": (TiledGram(K), np.block([[K, K], [K, K]])),
-        "augmented": (AugmentedGram(K), np.pad(K, (0, 2))),
-    }[kind]
+    Kx, full = gram_of_kind(kind, K)
     N = len(full)
     y = np.where(rng.random(N) < 0.5, 1.0, -1.0)
     p = rng.standard_normal(N)
