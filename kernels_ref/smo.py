@@ -686,6 +686,7 @@ def _smo(
     act.two = two_constraints
     finisher = _Finisher(act, tol) if finish else None
     n_iter, stalled = 0, None  # stalled: the round-off level of v, where the run stopped
+    disagreements = 0  # rounds in a row where SMO's v met tol and v afresh, near its level, not
     while True:
         before = n_iter
         chunk = finisher.chunk() if finisher and finisher.enabled else max_iter
@@ -711,9 +712,12 @@ def _smo(
             break
         # SMO met tol on its own v, updated step by step, and v afresh says otherwise: at the
         # round-off level of v that can go on one iteration at a time (a rank-2 linear kernel
-        # at C = 1e6 alternated for 10^7 iterations), so the run stops there
+        # at C = 1e6 alternated for 10^7 iterations), so the run stops there, at once when tol
+        # is far below the level, after DISAGREEMENTS such rounds in a row otherwise (SMO may
+        # still get below a tol near the level)
         level = act.roundoff()
-        if violation <= STALL_LEVELS * level:
+        disagreements = disagreements + 1 if violation <= STALL_LEVELS * level else 0
+        if disagreements and (tol < 0.1 * level or disagreements >= DISAGREEMENTS):
             stalled = level
             break
     if stalled is None and finisher and finisher.stalled:
@@ -750,6 +754,10 @@ CHUNK_MIN = 250
 #: (:meth:`_Finisher._over`).
 EXTEND_MAX = 4
 EXTEND_GAP = 1e-2
+
+#: Rounds in a row in which SMO meets tol on its own v and v afresh, within STALL_LEVELS of its
+#: round-off level, does not, before the run stops there (tol within ten times of the level).
+DISAGREEMENTS = 64
 
 #: Attempts in a row that end at the round-off level of v (above a tol within ten times of
 #: it) before the run stops there.
