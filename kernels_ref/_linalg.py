@@ -105,9 +105,7 @@ def solve_lower(L, B, inverses=None):
 def solve_lower_transposed(L, B, inverses=None):
     r"""Solve :math:`L^\top Z = B` for a lower-triangular :math:`L`, by blocks from the end."""
     Z = np.array(B, dtype=float)
-    starts = list(range(0, len(L), _TRIANGULAR_BLOCK))
-    for k in reversed(range(len(starts))):
-        start = starts[k]
+    for k, start in reversed(list(enumerate(range(0, len(L), _TRIANGULAR_BLOCK)))):
         stop = start + _TRIANGULAR_BLOCK
         Z[start:stop] -= L[stop:, start:stop].T @ Z[stop:]
         if inverses is None:

@@ -63,7 +63,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._linalg import block_inverses, solve_cholesky, solve_lower
+from ._linalg import _TRIANGULAR_BLOCK, block_inverses, solve_cholesky, solve_lower
 from ._results import ShortRepr
 from ._validation import (
     boolean,
@@ -717,7 +717,7 @@ def _smo(
         # still get below a tol near the level)
         level = act.roundoff()
         disagreements = disagreements + 1 if violation <= STALL_LEVELS * level else 0
-        if disagreements and (tol < 0.1 * level or disagreements >= DISAGREEMENTS):
+        if disagreements and (_far_below(tol, level) or disagreements >= DISAGREEMENTS):
             stalled = level
             break
     if stalled is None and finisher and finisher.stalled:
@@ -726,9 +726,7 @@ def _smo(
         _warn_roundoff(violation, tol, stalled)
     else:
         _warn_if_not_converged(violation, tol, max_iter)
-    grad = -y * act.v
-    objective = 0.5 * float(alpha @ (grad + p))
-    return SMOResult(alpha, grad, objective, violation, n_iter, violation <= tol)
+    return SMOResult(alpha, -y * act.v, act.objective(), violation, n_iter, violation <= tol)
 
 
 #: The cost model of the finish, in nanoseconds (measured with one BLAS thread on a 2-core
@@ -750,8 +748,8 @@ FIXED_MAX = 64
 #: The fewest SMO iterations before an attempt of the finish.
 CHUNK_MIN = 250
 
-#: Allowances that an attempt which lowers the objective faster than SMO may add to its limit
-#: (:meth:`_Finisher._over`).
+#: Allowances that an attempt making progress may add to its limit (:meth:`_Finisher._over`):
+#: it has cut m - M to EXTEND_GAP times its start, or lowers the objective faster than SMO.
 EXTEND_MAX = 4
 EXTEND_GAP = 1e-2
 
@@ -792,7 +790,7 @@ class _Finisher:
     ``tol``; otherwise the bounded variables that violate are freed and the method goes on.
 
     Cost. An attempt may spend its allowance (:meth:`attempt`), or up to EXTEND_MAX more while
-    it cuts m - M a hundredfold (:meth:`_over`); one that fails hands the point, better than
+    it makes progress (:meth:`_over`); one that fails hands the point, better than
     SMO's, back to SMO for twice the allowance (:meth:`chunk`) and doubles the allowance: the
     time of the attempts that fail is a bounded share of SMO's, and a problem on which SMO
     crawls reaches the finish after a bounded share of the crawl. An attempt that ends at the
@@ -839,11 +837,17 @@ class _Finisher:
             return False
         return True
 
-    def _eigh(self, f):
-        """Whether a face of f variables is factored by ``eigh`` (see :data:`EIGH_MAX`)."""
+    def _rank_search(self, f):
+        """The largest rank the crossover looks for on a face of f variables (:meth:`_cross`),
+        or None when it does not look: a small face, or one whose block is already known to be
+        of a larger rank (the rank of the Gram matrix does not change during the run)."""
         r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
-        full_rank = f >= CROSS_MIN and r_max <= self.rank_above
-        return f <= EIGH_MAX and not full_rank
+        return r_max if f >= CROSS_MIN and r_max > self.rank_above else None
+
+    def _eigh(self, f):
+        """Whether a face of f variables is factored by ``eigh`` (see :data:`EIGH_MAX`): not
+        when it is large enough for the rank search and of full rank as far as it looked."""
+        return f <= EIGH_MAX and (f < CROSS_MIN or self._rank_search(f) is not None)
 
     def _face_cost(self, f):
         """A face of f variables: gather and factor its block."""
@@ -855,15 +859,16 @@ class _Finisher:
         the crossover will look for the block's rank first (:meth:`_cross`), the face is either
         of low rank, and the crossover leaves a small face, or of full rank, and Cholesky
         factors it: the cost is the search's and Cholesky's, not eigh's."""
-        r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
-        if f < CROSS_MIN or r_max <= self.rank_above:
+        r_max = self._rank_search(f)
+        if r_max is None:
             return self._face_cost(f) + self._fresh_cost()
         search = CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
         return search + GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + self._fresh_cost()
 
     def _extension_cost(self, f, k):
         """Bordering a Cholesky face of f variables with k (:meth:`_Face.extend`)."""
-        return GATHER_NS * (f + k) * k + FLOP_NS * (f**2 * (k + 4) + k**3 / 3.0 + 128**2 * f)
+        flops = f**2 * (k + 4) + k**3 / 3.0 + _TRIANGULAR_BLOCK**2 * f  # (with block_inverses)
+        return GATHER_NS * (f + k) * k + FLOP_NS * flops
 
     def _fresh_cost(self):
         """v afresh (:func:`_scores`): the rows of the nonzero multipliers, or all of K."""
@@ -898,7 +903,7 @@ class _Finisher:
         bound = u * (act.kmax * float(act.alpha.sum()) + float(np.max(np.abs(act.p))))
         if bound <= self.tol:
             return bound
-        self.cost += 2.0 * GEMV_NS * act.n**2
+        self.cost += 2.0 * GEMV_NS * act.n**2  # charged as two products by all of K
         return act.roundoff()
 
     def _cross(self, free):
@@ -907,8 +912,8 @@ class _Finisher:
         have a rank above r, the crossover is tried only on faces large enough to look for a
         larger rank: the rank of the Gram matrix does not change during the run."""
         f = len(free)
-        r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
-        if f < CROSS_MIN or r_max <= self.rank_above:
+        r_max = self._rank_search(f)
+        if r_max is None:
             return free
         self.spent += CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
         G = _low_rank(self.act, free, r_max)
@@ -1008,7 +1013,7 @@ class _Finisher:
         # STALLS attempts in a row otherwise: the level is an upper estimate, and SMO alone
         # may still get below a tol near it (it reaches 1e-12 at a level of 5e-12).
         self.stalls = self.stalls + 1 if stalled and violation > tol else 0
-        far = self.roundoff is not None and tol < 0.1 * self.roundoff
+        far = self.roundoff is not None and _far_below(tol, self.roundoff)
         self.stalled = self.stalls >= (1 if far else STALLS)
         return violation
 
@@ -1055,9 +1060,9 @@ def _face_step(act, face, e, Ke):
         # a target far beyond the box (a null direction of K_FF) is clipped in a precision
         # that the constraints cannot afford: the projection must keep them to round-off
         kept = np.max(np.abs(face.rows[live] @ p), initial=0.0) <= 1e-12 * float(np.abs(p).sum())
-        lower = -float(vF @ p) + 0.5 * float(p @ Kp) < -t * descent + 0.5 * t * t * curvature
-        if kept and lower:
-            act.gain += float(vF @ p) - 0.5 * float(p @ Kp)
+        change = -float(vF @ p) + 0.5 * float(p @ Kp)  # of the objective, against the line step
+        if kept and change < -t * descent + 0.5 * t * t * curvature:
+            act.gain -= change
             clipped = ((p == lo) | (p == hi)) & ~face.fixed
             new = alpha[index] + y[index] * p
             bound = np.where((p == hi) == (y[index] > 0), C[index], 0.0)
@@ -1337,9 +1342,7 @@ class _Face:
         self.fixed_index = [j for j in self.fixed_index if self.fixed[j]]
         self.rows = _constraint_rows(act, self.free)
         self.W_rows = self.solve(self.rows.T)
-        units = np.zeros((len(self.free), len(self.fixed_index)))
-        units[self.fixed_index, np.arange(len(self.fixed_index))] = 1.0
-        self.W_fixed = self.solve(units)
+        self.W_fixed = self.solve(self._units(np.array(self.fixed_index, dtype=int)))
 
     def solve(self, B):
         r""":math:`(K_{FF} + \mu I)^{-1} B` with the factor, for B of shape (f,) or (f, k)."""
@@ -1351,9 +1354,13 @@ class _Face:
     def fix(self, j):
         self.fixed[j] = True
         self.fixed_index.extend(j.tolist())
+        self.W_fixed = np.hstack([self.W_fixed, self.solve(self._units(j))])
+
+    def _units(self, j):
+        """The unit vectors of the face's variables j, as columns."""
         units = np.zeros((len(self.free), len(j)))
         units[j, np.arange(len(j))] = 1.0
-        self.W_fixed = np.hstack([self.W_fixed, self.solve(units)])
+        return units
 
     def newton(self, vF, tol):
         r"""The minimiser :math:`e` of :math:`\tfrac12 e^\top K_{FF} e - v_F^\top e` subject
@@ -1451,6 +1458,12 @@ def _violators(act, free, tol):
         bad |= g & ((up & (v > lam + tol)) | (low & (v < lam - tol)))
     bad[free] = False
     return np.flatnonzero(bad)
+
+
+def _far_below(tol, roundoff):
+    """Whether tol is more than ten times below the round-off level of v: then a run that gets
+    there stops at once (SMO alone may still get below a tol near the level)."""
+    return tol < 0.1 * roundoff
 
 
 def _warn_roundoff(violation, tol, roundoff):
