@@ -745,6 +745,16 @@ GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.05, 3.0, 3e5
 FINISH_REFINE = 6
 FIXED_MAX = 64
 
+#: Rounds of the primal-dual phase of an attempt (:meth:`_Finisher._primal_dual`), and
+#: rounds in a row without a new fewest number of changes of its guess before it gives up.
+PDAS_MAX, PDAS_PATIENCE = 30, 3
+#: A primal-dual step longer than PDAS_FAR times the largest multiplier or bound went along a
+#: null direction of the face (:meth:`_Face.newton`): the guess is hopeless.
+PDAS_FAR = 1e3
+#: A primal-dual step that leaves the box by more than PDAS_GROWTH times the least excess of
+#: the phase's points so far: the guesses diverge.
+PDAS_GROWTH = 30.0
+
 #: The fewest SMO iterations before an attempt of the finish.
 CHUNK_MIN = 250
 
@@ -809,6 +819,9 @@ class _Finisher:
         self.allowance = max(2.0 * self._entry_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
         self.cost = self.limit = 0.0  # the attempt's cost so far and its limit, in ns
         self.extensions = 0  # allowances added to the limit for the attempt's progress
+        self.progress = False  # the primal-dual phase's last round reached a new low
+        self.hopeless = 0  # primal-dual phases that ended on a step along a null direction
+        self.skip = 0  # attempts that skip the primal-dual phase
         self.smo_cost = 0.0  # the cost of SMO's iterations since the last attempt, in ns
         self.smo_from = act.objective()  # the objective there
 
@@ -831,7 +844,8 @@ class _Finisher:
         if self.cost <= self.limit:
             return False
         faster = self.act.gain * self.smo_cost >= self.smo_gain * self.cost
-        if self.extensions < EXTEND_MAX and (self.best <= EXTEND_GAP * self.start or faster):
+        progress = self.best <= EXTEND_GAP * self.start or faster or self.progress
+        if self.extensions < EXTEND_MAX and progress:
             self.limit += self.allowance
             self.extensions += 1
             return False
@@ -924,6 +938,114 @@ class _Finisher:
         self.spent += CROSS_NS * moved.sum() if moved is not None else CROSS_NS * f
         return free if moved is None else free[~moved]
 
+    def _primal_dual(self, free):
+        r"""The primal-dual active-set phase of an attempt (Hintermüller, Ito & Kunisch
+        2003): from the point of ``act`` and its free set, guess the active set, solve the
+        face, guess again from the solution, until the guess repeats.
+
+        Each round minimises the objective on the face of the free set ``free`` with every
+        other variable at its bound (:meth:`_Face.newton`), takes the whole step, and makes
+        the next guess: a free variable that left the box goes to the bound it passed, and a
+        variable at a bound on the wrong side of the face's threshold is freed. Where the
+        primal method of :meth:`attempt` changes one variable per round, this one changes as
+        many as the guess says. Its points leave the box and need not lower the objective,
+        and it may cycle. While the number of changes reaches new lows, a variable is freed
+        when it is on the wrong side by more than the round-off level of v (freeing the many
+        that are by little keeps the faces large and the method converging); after
+        PDAS_PATIENCE rounds without a new low, only by more than tol / 2, and the faces
+        shrink. A point in the box is certified with v afresh.
+
+        Returns the violation m - M (v afresh) of the point it ends at, in the box and with an
+        objective no higher than at the start; or None, with the starting point put back,
+        when it gave up (after PDAS_MAX rounds, a second stretch without a new low, or when
+        the attempt's budget runs out).
+        """
+        act, tol = self.act, self.tol
+        alpha, y, C = act.alpha, act.y_all, act.C_all
+        start_alpha, start_v, start_objective = alpha.copy(), act.v.copy(), act.objective()
+        groups = _groups(act) or []
+        roundoff = self._roundoff()
+        threshold, endgame = roundoff, False
+        c, fewest, waited, kept = None, np.inf, 0, None  # kept: the last point in the box
+        # its own budget, one allowance (and extensions while it progresses): a phase that
+        # gives up leaves the attempt's budget to the primal method
+        budget = self.cost, self.limit, self.extensions
+        self.cost, self.limit, self.extensions = 0.0, self.allowance, 0
+        finite = C[C < np.inf]
+        scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
+        least = np.inf  # the least excess of a point over the box so far
+        for _ in range(PDAS_MAX):
+            f = len(free)
+            cost = self._face_cost(f) + ROUND_FIXED_NS + ROUND_NS * f**2
+            cost += (GATHER_NS + GEMV_NS) * act.n * f
+            self.cost += cost
+            if f == 0 or self._over():  # (a round not made is not charged)
+                self.cost -= cost
+                break
+            try:
+                face = _Face(act, free, self._eigh(f))
+            except np.linalg.LinAlgError:
+                break
+            e, _ = face.newton(act.v[free], tol, c)
+            if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
+                self.hopeless += 1
+                self.skip = 2**self.hopeless
+                break
+            alpha[free] += y[free] * e
+            act.v -= _columns_product(act.K, free, e)
+            _balance_extras(act, float(e.sum()))
+            beyond = np.maximum(-alpha[free], alpha[free] - C[free])  # > 0: out of the box
+            outside = beyond > 0.0
+            if beyond.max() > PDAS_GROWTH * least:  # the steps grow: the guesses diverge
+                break
+            least = min(least, max(beyond.max(), 0.0))
+            if not np.any(outside):  # a point of the box: is it the solution?
+                act.reset()
+                self.cost += self._fresh_cost()
+                violation = act.gap(act.two)
+                if act.objective() <= start_objective:
+                    kept = alpha.copy(), act.v.copy(), violation
+                    release = _violators(act, free, max(0.5 * tol, roundoff))
+                    if violation <= tol or not len(release):
+                        break
+            released, wrong = _violators(act, free, threshold, amounts=True)
+            changes = np.count_nonzero(outside) + len(released)
+            if changes < fewest:
+                fewest, waited, self.progress = changes, 0, True
+            else:
+                self.progress = False
+                waited += 1
+                if waited > PDAS_PATIENCE:
+                    if endgame:
+                        break
+                    threshold, endgame, fewest, waited = max(0.5 * tol, roundoff), True, np.inf, 0
+                    released = released[wrong > threshold]
+            # the variables that left the box go to the bound they passed; the next face's
+            # free variables make up for their move in the equality constraints (c)
+            jump = free[outside]
+            bound = np.where(alpha[jump] > C[jump], C[jump], 0.0)
+            jumped = y[jump] * (bound - alpha[jump])
+            alpha[jump] = bound
+            act.v -= _columns_product(act.K, jump, jumped)
+            _balance_extras(act, float(jumped.sum()))
+            free = np.union1d(free[~outside], released)
+            if any(np.any(g[jump]) and not np.any(g[free]) for g in groups):
+                break  # a constraint with no free variable left to make up for the jumps
+            c = np.array([-jumped[g[jump]].sum() for g in groups if np.any(g[free])])
+            self.cost += (GATHER_NS + GEMV_NS) * act.n * len(jump)
+        self.progress = False
+        if kept is None or not kept[2] < self.start:  # (no point that improves on the start)
+            self.cost, self.limit, self.extensions = budget
+            alpha[:] = start_alpha
+            act.refresh(start_v)
+            return None
+        self.cost += budget[0]
+        self.limit, self.extensions = budget[1:]
+        alpha[:] = kept[0]
+        act.refresh(kept[1])
+        act.fresh = True
+        return kept[2]
+
     def attempt(self):
         """One attempt from the point of ``act`` (every variable active, v fresh); return the
         violation m - M of the point it leaves there (v recomputed afresh)."""
@@ -942,6 +1064,20 @@ class _Finisher:
                 self.spent = 0.0
                 if first:  # SMO's free set, not variables just released
                     free, first = self._cross(free), False
+                    found = None
+                    if self.skip:
+                        self.skip -= 1
+                    else:
+                        found = self._primal_dual(free)
+                    if found is not None:  # a point in the box, v afresh
+                        violation = found
+                        fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()
+                        self.best = min(self.best, violation)
+                        if violation <= tol:
+                            break
+                        free = _free_set(act)
+                        if not len(free):
+                            break
                 self.cost += self.spent + self._face_cost(len(free))
                 if self._over():
                     break
@@ -1362,11 +1498,14 @@ class _Face:
         units[j, np.arange(len(j))] = 1.0
         return units
 
-    def newton(self, vF, tol):
+    def newton(self, vF, tol, c=None):
         r"""The minimiser :math:`e` of :math:`\tfrac12 e^\top K_{FF} e - v_F^\top e` subject
         to the constraints of the face, and :math:`K_{FF}e`.
 
-        The KKT system :math:`K_{FF} e + A^\top\lambda = v_F`, :math:`Ae = 0` is solved with
+        The constraints are :math:`a^\top e = c` for the constraint rows :math:`a` of the
+        face (``c`` = 0 by default; the primal-dual phase moves variables to their bounds
+        first, and the free ones make up for them) and :math:`e_j = 0` for the fixed ones.
+        The KKT system :math:`K_{FF} e + A^\top\lambda = v_F`, :math:`Ae = c` is solved with
         the factor of :math:`K_{FF} + \mu I` (:math:`\mu = 10^{-10}\max_t K_{tt}`) and the
         Schur complement :math:`A(K_{FF} + \mu I)^{-1}A^\top` of the constraints, then
         refined on the residual of the unshifted system until it is below ``tol`` / 8 or
@@ -1382,8 +1521,11 @@ class _Face:
         A[live.sum() + np.arange(n_fixed), self.fixed_index] = 1.0
         W = np.hstack([self.W_rows[:, live], self.W_fixed])
         S = A @ W  # positive definite: the rows of A are linearly independent
+        target = np.zeros(len(A))  # A e = target: c on the live rows, 0 on the fixed ones
+        if c is not None:
+            target[: live.sum()] = c[live]
         e, lam = np.zeros(len(vF)), np.zeros(len(A))
-        r1, r2 = vF.copy(), np.zeros(len(A))
+        r1, r2 = vF.copy(), target.copy()
         best = np.inf
         for _ in range(FINISH_REFINE):
             u = self.solve(r1)
@@ -1392,7 +1534,7 @@ class _Face:
             lam += dl
             Ke = self.KFF @ e
             r1 = vF - Ke - A.T @ lam
-            r2 = -(A @ e)
+            r2 = target - A @ e
             residual = float(np.max(np.abs(r1)))
             if residual <= tol / 8.0 or residual > 0.5 * best:
                 break
@@ -1400,9 +1542,9 @@ class _Face:
         # The constraints exactly, not to round-off: a step of length 1e15 along a round-off
         # e (a face with no freedom left) would otherwise move y^T alpha.
         e[self.fixed] = 0.0
-        for row in self.rows[live].astype(bool):
+        for row, value in zip(self.rows[live].astype(bool), target[: live.sum()], strict=True):
             moving = row & ~self.fixed
-            e[moving] -= e[moving].mean()
+            e[moving] -= (e[moving].sum() - value) / np.count_nonzero(moving)
         return e, self.KFF @ e
 
 
@@ -1434,8 +1576,9 @@ def _constraint_rows(act, free):
     return np.array(rows, dtype=float).reshape(-1, len(free))
 
 
-def _violators(act, free, tol):
-    r"""The variables at a bound on the wrong side of the threshold of the face just solved.
+def _violators(act, free, tol, amounts=False):
+    r"""The variables at a bound on the wrong side of the threshold of the face just solved
+    (and, with ``amounts``, by how much each is).
 
     :math:`v` is constant, :math:`\lambda_g`, on the face's free variables of each
     constraint's group :math:`g` (0 without a constraint); a variable at a bound violates when
@@ -1444,20 +1587,21 @@ def _violators(act, free, tol):
     """
     v = act.v
     up, low = _working_sets(act.alpha, act.y_all, act.C_all)
-    bad = np.zeros(act.n, dtype=bool)
+    lam = np.zeros(act.n)  # the threshold of each variable's group
     groups = _groups(act)
-    if groups is None:  # the threshold is 0; the two extra variables never violate
-        bad[: act.n - 2] = (up & (v > tol) | low & (v < -tol))[: act.n - 2]
     for g in groups or ():
         in_face = free[g[free]]
         if len(in_face):
-            lam = float(np.mean(v[in_face]))
+            lam[g] = float(np.mean(v[in_face]))
         else:
             m = np.max(v, where=up & g, initial=-np.inf)
-            lam = 0.5 * (m + np.min(v, where=low & g, initial=np.inf))
-        bad |= g & ((up & (v > lam + tol)) | (low & (v < lam - tol)))
-    bad[free] = False
-    return np.flatnonzero(bad)
+            lam[g] = 0.5 * (m + np.min(v, where=low & g, initial=np.inf))
+    excess = np.maximum(np.where(up, v - lam, -np.inf), np.where(low, lam - v, -np.inf))
+    excess[free] = -np.inf
+    if groups is None:  # the two extra variables never violate
+        excess[act.n - 2 :] = -np.inf
+    bad = np.flatnonzero(excess > tol)
+    return (bad, excess[bad]) if amounts else bad
 
 
 def _far_below(tol, roundoff):
