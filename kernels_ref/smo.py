@@ -996,9 +996,11 @@ class _Finisher:
             _balance_extras(act, float(e.sum()))
             beyond = np.maximum(-alpha[free], alpha[free] - C[free])  # > 0: out of the box
             outside = beyond > 0.0
-            if beyond.max() > PDAS_GROWTH * least:  # the steps grow: the guesses diverge
+            excess = float(beyond.max())
+            if excess > PDAS_GROWTH * least:  # the steps grow: the guesses diverge
                 break
-            least = min(least, max(beyond.max(), 0.0))
+            if excess > 0.0:
+                least = min(least, excess)
             if not np.any(outside):  # a point of the box: is it the solution?
                 act.reset()
                 self.cost += self._fresh_cost()

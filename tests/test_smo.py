@@ -1200,3 +1200,107 @@ def test_a_bordered_face_has_the_factor_of_its_larger_block():
     b = np.arange(len(free), dtype=float)
     np.testing.assert_allclose(H @ face.solve(b), b, atol=1e-9)
     np.testing.assert_allclose(H @ face.W_fixed[:, 0], np.eye(len(free))[1], atol=1e-9)
+
+
+def primal_dual_from_smo(kind, seed, smo_tol, n=200):
+    """A finisher with an unbounded budget at SMO's point at ``smo_tol`` (no finish), and the
+    solution of SMO alone at 1e-10: for the primal-dual phase of the finish."""
+    K, y = random_problem(seed, n, "gaussian", overlap=0.5)
+    two = kind == "nu"
+    p, C = (np.zeros(n), 1.0) if two else (-np.ones(n), 10.0)
+    alpha0 = None
+    if two:
+        alpha0 = np.zeros(n)
+        for cls in (y > 0, y < 0):
+            alpha0[np.flatnonzero(cls)[:30]] = 1.0
+    start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=two)
+    alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=two)
+    act = smo_module._ActiveSet(K, y, p, np.full(n, C), start.alpha.copy())
+    act.two = two
+    finisher = smo_module._Finisher(act, 1e-9)
+    finisher.allowance = np.inf
+    finisher.start = act.gap(two)
+    return K, y, p, C, two, act, finisher, alone
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_primal_dual_phase_lands_on_the_solution_in_a_few_solves(monkeypatch, seed):
+    # From SMO's point at m - M <= 0.1 on a Gaussian C-SVM: guess the active set, solve the
+    # face, guess again; a few solves reach the solution (violation recomputed here from the
+    # definition, SMO alone's objective), in the box and on the constraint.
+    K, y, p, C, _, act, finisher, alone = primal_dual_from_smo("c", seed, 0.1)
+    solves = []
+    newton = smo_module._Face.newton
+    monkeypatch.setattr(
+        smo_module._Face, "newton", lambda self, *a: solves.append(1) or newton(self, *a)
+    )
+    violation = finisher._primal_dual(smo_module._free_set(act))
+    assert violation is not None and violation <= 1e-9
+    assert 1 <= len(solves) <= 6
+    alpha = act.alpha
+    assert np.all(alpha >= 0.0) and np.all(alpha <= C)
+    assert y @ alpha == pytest.approx(0.0, abs=1e-9)
+    assert independent_violation(K, y, p, C, alpha) <= 1e-9 * (1 + 1e-6)
+    assert objective(K, y, p, alpha) == pytest.approx(alone.objective, rel=1e-10)
+
+
+def test_a_primal_dual_phase_that_gives_up_puts_the_starting_point_back():
+    # On this nu-SVM the guesses cycle (about fifty variables leave the box and fifty are
+    # freed in every round): the phase gives up and leaves alpha and v exactly as it found them.
+    *_, act, finisher, _ = primal_dual_from_smo("nu", 0, 1e-2)
+    alpha, v = act.alpha.copy(), act.v.copy()
+    assert finisher._primal_dual(smo_module._free_set(act)) is None
+    np.testing.assert_array_equal(act.alpha, alpha)
+    np.testing.assert_array_equal(act.v, v)
+    assert finisher.cost == 0.0  # and leaves the attempt's budget to the primal method
+
+
+def test_a_primal_dual_step_along_a_null_direction_is_hopeless_and_skipped(monkeypatch):
+    # A face whose solve grows without bound (as along a null direction of a singular block)
+    # ends the phase at once, and the next 2, then 4, attempts skip it.
+    *_, act, finisher, _ = primal_dual_from_smo("c", 0, 0.1)
+    monkeypatch.setattr(
+        smo_module._Face, "newton", lambda self, vF, tol, c=None: (1e20 * np.ones(len(vF)), None)
+    )
+    alpha = act.alpha.copy()
+    for hopeless in (1, 2):
+        assert finisher._primal_dual(smo_module._free_set(act)) is None
+        assert finisher.hopeless == hopeless and finisher.skip == 2**hopeless
+        np.testing.assert_array_equal(act.alpha, alpha)
+
+
+def test_a_face_solve_meets_inhomogeneous_constraints():
+    # The face's minimiser with a^T e = c on each class (the two constraints of the nu-SVM):
+    # the class sums of e are c exactly, and v_F - K_FF e is constant on each class (the
+    # multiplier of its constraint), which is the KKT system of the face.
+    K, y = random_problem(4, 60)
+    act = smo_module._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5))
+    act.two = True
+    free = np.arange(0, 60, 2)
+    face = smo_module._Face(act, free, eigh=False)
+    c = np.array([0.3, -0.7])
+    vF = np.random.default_rng(0).standard_normal(len(free))
+    e, Ke = face.newton(vF, 1e-12, c)
+    pos = y[free] > 0
+    assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
+    assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
+    r = vF - K[np.ix_(free, free)] @ e
+    assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
+    np.testing.assert_allclose(Ke, K[np.ix_(free, free)] @ e, atol=1e-12)
+
+
+def test_the_violators_and_by_how_much():
+    # A variable at a bound violates when v_t is on the wrong side of the threshold of its
+    # group (the mean of v on the face's free variables) by more than the tolerance; the
+    # amounts are those distances.
+    y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
+    act = smo_module._ActiveSet(np.eye(6), y, -np.ones(6), np.full(6, 2.0), np.zeros(6))
+    act.two = False
+    act.alpha[:] = [1.0, 0.0, 2.0, 0.0, 2.0, 1.0]  # 0 and 5 free
+    act.v = np.array([0.5, 0.9, 0.45, 0.2, 0.1, 0.3])  # threshold 0.4
+    bad, amounts = smo_module._violators(act, np.array([0, 5]), 0.05, amounts=True)
+    # 1: y = +1 at 0, in I_up: 0.9 - 0.4; 2: y = -1 at C, in I_up: 0.45 - 0.4 (within tol);
+    # 3: y = -1 at 0, in I_low: 0.4 - 0.2; 4: y = +1 at C, in I_low: 0.4 - 0.1
+    assert bad.tolist() == [1, 3, 4]
+    np.testing.assert_allclose(amounts, [0.5, 0.2, 0.3])
+    np.testing.assert_array_equal(smo_module._violators(act, np.array([0, 5]), 0.05), bad)
