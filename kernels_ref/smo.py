@@ -754,6 +754,9 @@ PDAS_FAR = 1e3
 #: A primal-dual step that leaves the box by more than PDAS_GROWTH times the least excess of
 #: the phase's points so far: the guesses diverge.
 PDAS_GROWTH = 30.0
+#: A guess that changes more than PDAS_WILD times as many variables as the face had (plus 64)
+#: is far off: the phase gives up, as on a null direction.
+PDAS_WILD = 8
 
 #: The fewest SMO iterations before an attempt of the finish.
 CHUNK_MIN = 250
@@ -1012,6 +1015,10 @@ class _Finisher:
                         break
             released, wrong = _violators(act, free, threshold, amounts=True)
             changes = np.count_nonzero(outside) + len(released)
+            if changes > PDAS_WILD * f + 64:  # a guess far off the face it came from: hopeless
+                self.hopeless += 1
+                self.skip = 2**self.hopeless
+                break
             if changes < fewest:
                 fewest, waited, self.progress = changes, 0, True
             else:
