@@ -805,12 +805,15 @@ class _Finisher:
     When a step ends inside the box, :math:`v` is recomputed afresh and the point is accepted,
     ending the run, only if the KKT violation :math:`m - M` on **all** variables is at most
     ``tol``; otherwise the bounded variables that violate are freed and the method goes on.
+    Before that primal method, an attempt makes primal-dual guesses (:meth:`_primal_dual`),
+    which change many variables of the guess per solve where the primal method changes one.
 
     Cost. An attempt may spend its allowance (:meth:`attempt`), or up to EXTEND_MAX more while
-    it makes progress (:meth:`_over`); one that fails hands the point, better than
-    SMO's, back to SMO for twice the allowance (:meth:`chunk`) and doubles the allowance: the
-    time of the attempts that fail is a bounded share of SMO's, and a problem on which SMO
-    crawls reaches the finish after a bounded share of the crawl. An attempt that ends at the
+    it makes progress (:meth:`_over`), and its primal-dual guesses as much again; one that
+    fails hands the point, better than SMO's, back to SMO for twice the allowance
+    (:meth:`chunk`) and doubles the allowance: the time of the attempts that fail is a bounded
+    share of SMO's, and a problem on which SMO crawls reaches the finish after a bounded share
+    of the crawl. An attempt that ends at the
     round-off level of v leaves the allowance as it is: the next attempts, which decide whether
     the run stops there, come as soon. A free block that is not PSD ends the finish for the run.
     """
@@ -840,7 +843,8 @@ class _Finisher:
         """Whether the attempt has spent its limit. The limit grows by one allowance (at most
         EXTEND_MAX times) while the attempt makes progress: it has cut the violation m - M to
         EXTEND_GAP times its value at the start or less, or it has lowered the objective at
-        least as fast, per ns of the cost model, as SMO's iterations since the last attempt.
+        least as fast, per ns of the cost model, as SMO's iterations since the last attempt, or
+        (in the primal-dual phase) its last guess changed fewer variables than any before.
         Such an attempt fails, if it fails, only for its budget, and its point would go back to
         SMO for twice the allowance: on a C-SVM of 8,000 points at C = 10, an attempt had cut
         m - M from 2.6e-2 to 1.4e-4 when its budget ran out, and SMO then needed 17,000
