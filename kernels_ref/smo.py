@@ -53,7 +53,8 @@ unscaled polynomial kernel, a raw low-rank linear kernel, a large :math:`C`) :ma
 falls linearly at a slow rate, and each step costs a few microseconds of NumPy calls. Between
 chunks of SMO, :class:`_Finisher` guesses the active set from the iterate and solves the
 problem on its face, the KKT system of the free block (a Newton step: the objective is
-quadratic), with steps to the boundary and projected steps when the guess is wrong (a primal
+quadratic): first by primal-dual guesses that change many variables of the guess at once,
+then with steps to the boundary and projected steps when the guess is wrong (a primal
 active-set method). Its point ends the run only if :math:`m - M \le \varepsilon` on all
 variables, the certificate of SMO's own stopping rule; otherwise SMO resumes from it.
 """
@@ -512,9 +513,9 @@ def smo(
         Use shrinking (same answer up to ``tol``, fewer operations per iteration).
     finish : bool
         When SMO crawls, let the second-order finish end the run (:class:`_Finisher`: the
-        KKT system of SMO's face, a primal active-set method, accepted only when
-        :math:`m - M \le` ``tol`` on all variables). ``False`` runs SMO alone, the path of
-        :func:`smo_textbook`.
+        KKT system of SMO's face, by primal-dual guesses and a primal active-set method,
+        accepted only when :math:`m - M \le` ``tol`` on all variables). ``False`` runs SMO
+        alone, the path of :func:`smo_textbook`.
 
     Returns
     -------
