@@ -814,9 +814,9 @@ class _Finisher:
     fails hands the point, better than SMO's, back to SMO for twice the allowance
     (:meth:`chunk`) and doubles the allowance: the time of the attempts that fail is a bounded
     share of SMO's, and a problem on which SMO crawls reaches the finish after a bounded share
-    of the crawl. An attempt that ends at the
-    round-off level of v leaves the allowance as it is: the next attempts, which decide whether
-    the run stops there, come as soon. A free block that is not PSD ends the finish for the run.
+    of the crawl. An attempt that ends at the round-off level of v leaves the allowance as it
+    is: the next attempts, which decide whether the run stops there, come as soon. A free block
+    that is not PSD ends the finish for the run.
     """
 
     def __init__(self, act, tol):
@@ -890,6 +890,11 @@ class _Finisher:
             return self._face_cost(f) + self._fresh_cost()
         search = CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
         return search + GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + self._fresh_cost()
+
+    def _round_cost(self, f):
+        """A round of a face of f variables: the refined solve of :meth:`_Face.newton` and the
+        step."""
+        return ROUND_FIXED_NS + ROUND_NS * f**2
 
     def _extension_cost(self, f, k):
         """Bordering a Cholesky face of f variables with k (:meth:`_Face.extend`)."""
@@ -988,8 +993,7 @@ class _Finisher:
         least = np.inf  # the least excess of a point over the box so far
         for _ in range(PDAS_MAX):
             f = len(free)
-            cost = self._face_cost(f) + ROUND_FIXED_NS + ROUND_NS * f**2
-            cost += ROWS_NS * act.n * f
+            cost = self._face_cost(f) + self._round_cost(f) + ROWS_NS * act.n * f
             self.cost += cost
             if f == 0 or self._over():  # (a round not made is not charged)
                 self.cost -= cost
@@ -1000,8 +1004,7 @@ class _Finisher:
                 break
             e, _ = face.newton(act.v[free], tol, c)
             if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
-                self.hopeless += 1
-                self.skip = 2**self.hopeless
+                self._hopeless()
                 break
             alpha[free] += y[free] * e
             act.v -= _columns_product(act.K, free, e)
@@ -1013,20 +1016,19 @@ class _Finisher:
                 break
             if excess > 0.0:
                 least = min(least, excess)
-            if not np.any(outside):  # a point of the box: is it the solution?
+            inside = not np.any(outside)
+            if inside:  # a point of the box: v afresh, to decide whether it is the solution
                 act.reset()
                 self.cost += self._fresh_cost()
                 violation = act.gap(act.two)
-                if act.objective() <= start_objective:
-                    kept = alpha.copy(), act.v.copy(), violation
-                    release = _violators(act, free, max(0.5 * tol, roundoff))
-                    if violation <= tol or not len(release):
-                        break
             released, wrong = _violators(act, free, threshold, amounts=True)
+            if inside and act.objective() <= start_objective:
+                kept = alpha.copy(), act.v.copy(), violation
+                if violation <= tol or not np.any(wrong > max(0.5 * tol, roundoff)):
+                    break
             changes = np.count_nonzero(outside) + len(released)
             if changes > PDAS_WILD * f + 64:  # a guess far off the face it came from: hopeless
-                self.hopeless += 1
-                self.skip = 2**self.hopeless
+                self._hopeless()
                 break
             if changes < fewest:
                 fewest, waited, self.progress = changes, 0, True
@@ -1063,6 +1065,11 @@ class _Finisher:
         act.refresh(kept[1])
         act.fresh = True
         return kept[2]
+
+    def _hopeless(self):
+        """A primal-dual phase that ended hopeless: the next 2, 4, 8, ... attempts skip it."""
+        self.hopeless += 1
+        self.skip = 2**self.hopeless
 
     def attempt(self):
         """One attempt from the point of ``act`` (every variable active, v fresh); return the
@@ -1104,7 +1111,7 @@ class _Finisher:
                 except np.linalg.LinAlgError:  # K_FF is not PSD
                     self.enabled = False
                     break
-            self.cost += ROUND_FIXED_NS + ROUND_NS * len(face.free) ** 2
+            self.cost += self._round_cost(len(face.free))
             if self._over():
                 break
             e, Ke = face.newton(act.v[face.free], tol)
