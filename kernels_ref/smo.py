@@ -970,7 +970,9 @@ class _Finisher:
         when it is on the wrong side by more than the round-off level of v (freeing the many
         that are by little keeps the faces large and the method converging); after
         PDAS_PATIENCE rounds without a new low, only by more than tol / 2, and the faces
-        shrink. A point in the box is certified with v afresh.
+        shrink. A point in the box is certified with v afresh. The rounds share a factor
+        where they can (:meth:`_next_face`): a round that changes k of f variables then costs
+        O(f^2 k) where factoring the new face costs f^3 / 3.
 
         Returns the violation m - M (v afresh) of the point it ends at, in the box and with an
         objective no higher than at the start; or None, with the starting point put back,
@@ -983,7 +985,7 @@ class _Finisher:
         groups = _groups(act) or []
         roundoff = self._roundoff()
         threshold, endgame = roundoff, False
-        c, fewest, waited, kept = None, np.inf, 0, None  # kept: the last point in the box
+        moved, fewest, waited, kept = None, np.inf, 0, None  # kept: the last point in the box
         # its own budget, one allowance (and extensions while it progresses): a phase that
         # gives up leaves the attempt's budget to the primal method
         budget = self.cost, self.limit, self.extensions
@@ -991,21 +993,27 @@ class _Finisher:
         finite = C[C < np.inf]
         scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
         least = np.inf  # the least excess of a point over the box so far
+        face = None
         for _ in range(PDAS_MAX):
             f = len(free)
-            cost = self._face_cost(f) + self._round_cost(f) + ROWS_NS * act.n * f
+            cost = self._round_cost(f) + ROWS_NS * act.n * f
+            cost += self._face_cost(f) if face is None else 0.0
             self.cost += cost
             if f == 0 or self._over():  # (a round not made is not charged)
                 self.cost -= cost
                 break
-            try:
-                face = _Face(act, free, self._eigh(f))
-            except np.linalg.LinAlgError:
-                break
-            e, _ = face.newton(act.v[free], tol, c)
+            if face is None:
+                try:
+                    face = _Face(act, free, self._eigh(f))
+                except np.linalg.LinAlgError:
+                    break
+            # the constraints' right-hand sides: minus the moves to the bounds of each group
+            c = None if moved is None else np.array([m for m, g in moved if np.any(g[face.free])])
+            e, _ = face.newton(act.v[face.free], tol, c)
             if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
                 self._hopeless()
                 break
+            e = e[~face.fixed]  # (0 on the fixed variables)
             alpha[free] += y[free] * e
             act.v -= _columns_product(act.K, free, e)
             _balance_extras(act, float(e.sum()))
@@ -1051,8 +1059,11 @@ class _Finisher:
             free = np.union1d(free[~outside], released)
             if any(np.any(g[jump]) and not np.any(g[free]) for g in groups):
                 break  # a constraint with no free variable left to make up for the jumps
-            c = np.array([-jumped[g[jump]].sum() for g in groups if np.any(g[free])])
             self.cost += ROWS_NS * act.n * len(jump)
+            face = self._next_face(face, free, np.flatnonzero(outside), released)
+            if face is not None:  # the same variables, in the order of the face
+                free = face.free[~face.fixed]
+            moved = [(-jumped[g[jump]].sum(), g) for g in groups]
         self.progress = False
         if kept is None or not kept[2] < self.start:  # (no point that improves on the start)
             self.cost, self.limit, self.extensions = budget
@@ -1065,6 +1076,31 @@ class _Finisher:
         act.refresh(kept[1])
         act.fresh = True
         return kept[2]
+
+    def _next_face(self, face, free, jumped, released):
+        """The face of the next primal-dual round, or None to factor ``free`` anew.
+
+        ``face`` itself when its factor can serve, as in the primal method of :meth:`attempt`:
+        the variables ``jumped`` (positions among its moving ones) are fixed on it,
+        :math:`e_j = 0`, and ``released`` border its factor (:meth:`_Face.extend`). Not for a
+        face factored by ``eigh``, nor beyond FIXED_MAX fixed variables, nor when the new
+        variables are more than half of ``free``, the next round's moving ones.
+        """
+        if face.L is None or len(face.fixed_index) + len(jumped) > FIXED_MAX:
+            return None
+        k = len(np.setdiff1d(released, face.free))
+        if 2 * k > len(free):
+            return None
+        if len(jumped):  # a solve with the factor per fixed variable
+            self.cost += FLOP_NS * 2.0 * len(face.free) ** 2 * len(jumped)
+            face.fix(np.flatnonzero(~face.fixed)[jumped])
+        if len(released):
+            self.cost += self._extension_cost(len(face.free), k)
+            try:
+                face.extend(act=self.act, released=released)
+            except np.linalg.LinAlgError:
+                return None
+        return face
 
     def _hopeless(self):
         """A primal-dual phase that ended hopeless: the next 2, 4, 8, ... attempts skip it."""

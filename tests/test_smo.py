@@ -1244,6 +1244,39 @@ def test_the_primal_dual_phase_lands_on_the_solution_in_a_few_solves(monkeypatch
     assert objective(K, y, p, alpha) == pytest.approx(alone.objective, rel=1e-10)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_primal_dual_rounds_share_one_factor(monkeypatch, seed):
+    # Faces factored by Cholesky (EIGH_MAX = 0): the variables a round sends to their bounds are
+    # fixed on its factor and those it frees border it, so the whole phase factors one face,
+    # and lands where factoring each round's face anew (FIXED_MAX = -1) lands.
+    monkeypatch.setattr(smo_module, "EIGH_MAX", 0)
+    counts = {"faces": 0, "solves": 0}
+    init, newton = smo_module._Face.__init__, smo_module._Face.newton
+
+    def counted_init(self, *args):
+        counts["faces"] += 1
+        init(self, *args)
+
+    def counted_newton(self, *args):
+        counts["solves"] += 1
+        return newton(self, *args)
+
+    monkeypatch.setattr(smo_module._Face, "__init__", counted_init)
+    monkeypatch.setattr(smo_module._Face, "newton", counted_newton)
+    ends = []
+    for fixed_max in (smo_module.FIXED_MAX, -1):
+        monkeypatch.setattr(smo_module, "FIXED_MAX", fixed_max)
+        counts.update(faces=0, solves=0)
+        K, y, p, _, _, act, finisher, alone = primal_dual_from_smo("c", seed, 0.1)
+        violation = finisher._primal_dual(smo_module._free_set(act))
+        assert violation is not None and violation <= 1e-9
+        assert objective(K, y, p, act.alpha) == pytest.approx(alone.objective, rel=1e-10)
+        ends.append((counts["faces"], counts["solves"]))
+    (shared, solves), (anew, solves_anew) = ends
+    assert solves >= 2 and shared == 1  # one factor for every round
+    assert anew == solves_anew == solves  # a factor per round, and as many rounds
+
+
 def test_a_primal_dual_phase_that_gives_up_puts_the_starting_point_back():
     # On this nu-SVM the guesses cycle (about fifty variables leave the box and fifty are
     # freed in every round): the phase gives up and leaves alpha and v exactly as it found them.
