@@ -753,6 +753,13 @@ FIXED_MAX = 64
 #: Rounds of the primal-dual phase of an attempt (:meth:`_Finisher._primal_dual`), and
 #: rounds in a row without a new fewest number of changes of its guess before it gives up.
 PDAS_MAX, PDAS_PATIENCE = 30, 3
+#: Proximal guesses (:meth:`_Finisher._primal_dual`): a round that sends more than PROX_SWITCH
+#: of its face out of the box turns the phase to the proximal objective
+#: :math:`F(\alpha) + \tfrac{\mu}{2}\|\alpha - z\|^2`, from SMO's point, with
+#: :math:`\mu` = PROX_START times the largest :math:`K_{tt}`; at each of its solutions
+#: :math:`z` moves there and :math:`\mu` is divided by PROX_DECAY, down to PROX_END times the
+#: largest :math:`K_{tt}`, below which the faces are solved exactly again.
+PROX_SWITCH, PROX_START, PROX_DECAY, PROX_END = 0.25, 1e-6, 10.0, 1e-9
 #: A primal-dual step longer than PDAS_FAR times the largest multiplier or bound went along a
 #: null direction of the face (:meth:`_Face.newton`): the guess is hopeless.
 PDAS_FAR = 1e3
@@ -974,6 +981,17 @@ class _Finisher:
         where they can (:meth:`_next_face`): a round that changes k of f variables then costs
         O(f^2 k) where factoring the new face costs f^3 / 3.
 
+        On an ill-conditioned face (a wide Gaussian kernel: eigenvalues of :math:`K_{FF}` from
+        1e2 down to 1e-9) the exact step runs far along the directions of little curvature and
+        sends much of the face out of the box, and the guesses cycle. A round that sends more
+        than PROX_SWITCH of its face out turns the phase proximal (Rockafellar 1976): from the
+        start again, its guesses are those of the objective
+        :math:`F(\alpha) + \tfrac{\mu}{2}\|\alpha - z\|^2`, with :math:`z` the start,
+        whose faces are solved with :math:`K_{FF} + \mu I` (condition at most
+        :math:`\max_t K_{tt} / \mu`), and whose solution, when its guess repeats, lowers
+        :math:`F`. There :math:`z` moves to it, :math:`\mu` is divided by PROX_DECAY, and below
+        PROX_END the faces are solved exactly again.
+
         Returns the violation m - M (v afresh) of the point it ends at, in the box and with an
         objective no higher than at the start; or None, with the starting point put back,
         when it gave up (after PDAS_MAX rounds, a second stretch without a new low, or when
@@ -994,6 +1012,7 @@ class _Finisher:
         scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
         least = np.inf  # the least excess of a point over the box so far
         face = None
+        mu, center, start_free, used = 0.0, None, free, False
         for _ in range(PDAS_MAX):
             f = len(free)
             cost = self._round_cost(f) + ROWS_NS * act.n * f
@@ -1004,12 +1023,15 @@ class _Finisher:
                 break
             if face is None:
                 try:
-                    face = _Face(act, free, self._eigh(f))
+                    face = _Face(act, free, self._eigh(f), mu)
                 except np.linalg.LinAlgError:
                     break
             # the constraints' right-hand sides: minus the moves to the bounds of each group
             c = None if moved is None else np.array([m for m, g in moved if np.any(g[face.free])])
-            e, _ = face.newton(act.v[face.free], tol, c)
+            vF = act.v[face.free]
+            if center is not None:
+                vF = vF + mu * y[face.free] * (center[face.free] - alpha[face.free])
+            e, _ = face.newton(vF, tol, c)
             if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
                 self._hopeless()
                 break
@@ -1029,12 +1051,30 @@ class _Finisher:
                 act.reset()
                 self.cost += self._fresh_cost()
                 violation = act.gap(act.two)
-            released, wrong = _violators(act, free, threshold, amounts=True)
+            vp = None if center is None else act.v + mu * y * (center - alpha)
+            released, wrong = _violators(act, free, threshold, amounts=True, v=vp)
             if inside and act.objective() <= start_objective:
                 kept = alpha.copy(), act.v.copy(), violation
-                if violation <= tol or not np.any(wrong > max(0.5 * tol, roundoff)):
+                if violation <= tol:
                     break
+                if not np.any(wrong > max(0.5 * tol, roundoff)):
+                    if center is None:
+                        break
+                    # a solution of the proximal problem: the next centre, and a smaller mu
+                    center, mu, face = alpha.copy(), mu / PROX_DECAY, None
+                    if mu < PROX_END * act.kmax:
+                        mu, center = 0.0, None
+                    fewest, waited, least, threshold, endgame = np.inf, 0, np.inf, roundoff, False
+                    released, wrong = _violators(act, free, threshold, amounts=True)
             changes = np.count_nonzero(outside) + len(released)
+            if center is None and not used and np.count_nonzero(outside) > PROX_SWITCH * f:
+                # an ill-conditioned face: proximal guesses, from the start
+                used, mu, center, moved, face = True, PROX_START * act.kmax, start_alpha, None, None
+                alpha[:] = start_alpha
+                act.refresh(start_v.copy())
+                free = start_free
+                fewest, waited, least, threshold, endgame = np.inf, 0, np.inf, roundoff, False
+                continue
             if changes > PDAS_WILD * f + 64:  # a guess far off the face it came from: hopeless
                 self._hopeless()
                 break
@@ -1078,7 +1118,8 @@ class _Finisher:
         return kept[2]
 
     def _next_face(self, face, free, jumped, released):
-        """The face of the next primal-dual round, or None to factor ``free`` anew.
+        r"""The face of the next primal-dual round, or None to factor ``free`` anew (also when
+        ``face`` is None: a new :math:`\mu`).
 
         ``face`` itself when its factor can serve, as in the primal method of :meth:`attempt`:
         the variables ``jumped`` (positions among its moving ones) are fixed on it,
@@ -1086,7 +1127,7 @@ class _Finisher:
         face factored by ``eigh``, nor beyond FIXED_MAX fixed variables, nor when the new
         variables are more than half of ``free``, the next round's moving ones.
         """
-        if face.L is None or len(face.fixed_index) + len(jumped) > FIXED_MAX:
+        if face is None or face.L is None or len(face.fixed_index) + len(jumped) > FIXED_MAX:
             return None
         k = len(np.setdiff1d(released, face.free))
         if 2 * k > len(free):
@@ -1480,7 +1521,9 @@ class _Face:
     not a new factorisation.
 
     The solves are with :math:`K_{FF} + \mu I`, :math:`\mu = 10^{-10}\max_t K_{tt}`, which
-    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). With
+    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). A face of the
+    proximal objective of :meth:`_Finisher._primal_dual` (``prox`` > 0) is that of
+    :math:`K_{FF} + \text{prox}\, I`, factored and solved as it is. With
     ``eigh`` the block is factored by ``eigh`` (:math:`K_{FF} = U\Lambda U^\top`; a solve is
     two products, :math:`U(\Lambda + \mu I)^{-1}U^\top b`, where a rank-deficient face needs
     dozens of solves), otherwise by Cholesky (a solve is two blocked triangular solves; see
@@ -1488,11 +1531,12 @@ class _Face:
     :math:`\mu`.
     """
 
-    def __init__(self, act, free, eigh):
+    def __init__(self, act, free, eigh, prox=0.0):
         self.free = free
         f = len(free)
         self.KFF = _submatrix(act.K, free)
-        self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), act.kmax)
+        self.mu = max(1e-10 * max(float(self.KFF.diagonal().max()), act.kmax), prox)
+        self.shift = prox
         if not self.mu > 1e-300:  # K of no scale (every point at the origin): nothing to solve
             raise np.linalg.LinAlgError("K_FF is zero")
         if eigh:
@@ -1573,7 +1617,9 @@ class _Face:
         stops halving. For a singular :math:`K_{FF}` the refinement converges to the solution
         nearest the starting point when there is one; when there is none (the objective
         decreases without bound along a null direction of :math:`K_{FF}` in the face), ``e``
-        grows along that direction, and the step to the boundary stops it.
+        grows along that direction, and the step to the boundary stops it. A proximal face
+        solves :math:`(K_{FF} + \text{prox}\, I)e + A^\top\lambda = v_F` in the same way
+        (its factor is exact: one round); the second value is still :math:`K_{FF}e`.
         """
         live = self.rows[:, ~self.fixed].any(axis=1)  # a row whose variables are all fixed
         n_fixed = len(self.fixed_index)
@@ -1594,7 +1640,7 @@ class _Face:
             e += u - W @ dl
             lam += dl
             Ke = self.KFF @ e
-            r1 = vF - Ke - A.T @ lam
+            r1 = vF - Ke - self.shift * e - A.T @ lam
             r2 = target - A @ e
             residual = float(np.max(np.abs(r1)))
             if residual <= tol / 8.0 or residual > 0.5 * best:
@@ -1637,16 +1683,16 @@ def _constraint_rows(act, free):
     return np.array(rows, dtype=float).reshape(-1, len(free))
 
 
-def _violators(act, free, tol, amounts=False):
+def _violators(act, free, tol, amounts=False, v=None):
     r"""The variables at a bound on the wrong side of the threshold of the face just solved
-    (and, with ``amounts``, by how much each is).
+    (and, with ``amounts``, by how much each is); by ``v``, or the scores of ``act``.
 
     :math:`v` is constant, :math:`\lambda_g`, on the face's free variables of each
     constraint's group :math:`g` (0 without a constraint); a variable at a bound violates when
     it is in :math:`I_{up}` with :math:`v_t > \lambda_g + \varepsilon`, or in
     :math:`I_{low}` with :math:`v_t < \lambda_g - \varepsilon`.
     """
-    v = act.v
+    v = act.v if v is None else v
     up, low = _working_sets(act.alpha, act.y_all, act.C_all)
     lam = np.zeros(act.n)  # the threshold of each variable's group
     groups = _groups(act)

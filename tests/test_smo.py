@@ -1337,3 +1337,88 @@ def test_the_violators_and_by_how_much():
     assert bad.tolist() == [1, 3, 4]
     np.testing.assert_allclose(amounts, [0.5, 0.2, 0.3])
     np.testing.assert_array_equal(smo_module._violators(act, np.array([0, 5]), 0.05), bad)
+    # other scores in place of the active set's (those of the proximal objective)
+    v = act.v.copy()
+    v[3], v[5] = 0.38, 0.26  # threshold 0.38: 3 is on it, 2 is 0.07 above it
+    assert smo_module._violators(act, np.array([0, 5]), 0.05, v=v).tolist() == [1, 2, 4]
+    assert act.v[3] == 0.2  # (act's own scores untouched)
+
+
+def test_a_proximal_face_solves_the_shifted_system():
+    # A face of the proximal objective F + mu/2 |alpha - z|^2: (K_FF + prox I) e + A^T lambda = v_F
+    # with A e = c, in one solve; the second value is K_FF e, without the shift.
+    K, y = random_problem(4, 60)
+    act = smo_module._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5))
+    act.two = True
+    free = np.arange(0, 60, 2)
+    prox = 1e-3
+    face = smo_module._Face(act, free, eigh=False, prox=prox)
+    c = np.array([0.3, -0.7])
+    vF = np.random.default_rng(1).standard_normal(len(free))
+    e, Ke = face.newton(vF, 1e-12, c)
+    pos = y[free] > 0
+    assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
+    assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
+    KFF = K[np.ix_(free, free)]
+    r = vF - KFF @ e - prox * e  # the multiplier of each class's constraint
+    assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
+    assert np.ptp((vF - KFF @ e)[pos]) > 1e-4  # (not the unshifted system's solution)
+    np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
+    # and by eigh alike
+    e_eigh, _ = smo_module._Face(act, free, eigh=True, prox=prox).newton(vF, 1e-12, c)
+    np.testing.assert_allclose(e_eigh, e, atol=1e-9)
+
+
+def wide_gaussian_nu(seed, n, smo_tol, nu=0.1):
+    """A nu-SVM (class sums nu n / 2, bounds 1 / n) with a Gaussian kernel of width 3 on
+    overlapping 4-D classes, whose faces are ill-conditioned (eigenvalues from 1e2 to 1e-9):
+    a finisher with an unbounded budget at SMO's point at ``smo_tol``, and SMO alone at 1e-10."""
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    y[:2] = [1.0, -1.0]
+    X = rng.standard_normal((n, 4)) + 0.5 * y[:, None]
+    K = gaussian_kernel(X, sigma=3.0)
+    p, C = np.zeros(n), 1.0 / n
+    alpha0 = np.zeros(n)
+    for cls in (y > 0, y < 0):
+        alpha0[np.flatnonzero(cls)[: int(nu * n / 2)]] = C
+    start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=True)
+    alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=True)
+    act = smo_module._ActiveSet(K, y, p, np.full(n, C), start.alpha.copy())
+    act.two = True
+    finisher = smo_module._Finisher(act, 1e-9)
+    finisher.allowance = np.inf
+    finisher.start = act.gap(True)
+    return K, y, p, C, act, finisher, alone
+
+
+def test_proximal_guesses_land_where_exact_guesses_give_up(monkeypatch):
+    # nu-SVM, wide Gaussian, from SMO's point at m - M <= 1e-3: the exact steps send much of the
+    # face out of the box and the guesses never repeat (the phase gives up with SMO's point put
+    # back); the proximal guesses land on SMO alone's solution, in the box, on both class sums.
+    monkeypatch.setattr(smo_module, "PROX_SWITCH", np.inf)  # exact guesses only
+    *_, act, finisher, _ = wide_gaussian_nu(0, 150, 1e-3)
+    start = act.alpha.copy()
+    assert finisher._primal_dual(smo_module._free_set(act)) is None
+    np.testing.assert_array_equal(act.alpha, start)
+    monkeypatch.undo()
+    K, y, p, C, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
+    sums = [act.alpha[y > 0].sum(), act.alpha[y < 0].sum()]
+    violation = finisher._primal_dual(smo_module._free_set(act))
+    assert violation is not None and violation <= 1e-9
+    alpha = act.alpha
+    assert np.all(alpha >= 0.0) and np.all(alpha <= C)
+    assert [alpha[y > 0].sum(), alpha[y < 0].sum()] == pytest.approx(sums, abs=1e-14)
+    assert independent_violation(K, y, p, C, alpha, two=True) <= 1e-9 * (1 + 1e-6)
+    assert objective(K, y, p, alpha) == pytest.approx(alone.objective, rel=1e-9)
+
+
+def test_proximal_guesses_converge_with_a_fixed_mu(monkeypatch):
+    # With mu fixed (PROX_DECAY = 1) the phase is the proximal point method: the solution of each
+    # proximal problem becomes the next centre, and the points converge to the solution itself,
+    # not to the minimiser of F + mu/2 |alpha - z|^2 for the first centre (about 1e-8 off here).
+    monkeypatch.setattr(smo_module, "PROX_DECAY", 1.0)
+    K, y, p, C, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
+    violation = finisher._primal_dual(smo_module._free_set(act))
+    assert violation is not None and violation <= 1e-9
+    assert objective(K, y, p, act.alpha) == pytest.approx(alone.objective, rel=1e-9)
