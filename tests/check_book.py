@@ -8,6 +8,8 @@ MathJax has typeset it: in a window 1400 px wide, and as a phone 390 px wide. Th
 - an internal link whose page or anchor does not exist;
 - a code cell, output, package listing, display equation or table wider than its column, and
   an in-line formula or the page itself reaching past the column or the screen;
+- such a box that scrolls vertically (a scroll bar beside it), or a display equation whose box
+  cuts a glyph off;
 - a figure without a caption, or an image without meaningful alt text;
 - a cell whose printed text comes out as several boxes;
 - an image that in the dark theme has no light background of its own (the figures are drawn
@@ -91,6 +93,19 @@ const kinds = {
 };
 const counts = {}, failures = [];
 const seen = new Set();
+// A box that scrolls up and down shows a scroll bar beside its content (a display formula
+// whose box is a few pixels shorter than MathJax's strut, though every glyph fits in it).
+const scrollsVertically = (el) =>
+  /auto|scroll/.test(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + slack;
+// A glyph of a formula outside its box, which hides what overflows: cut off.
+const clipped = (el) => {
+  if (getComputedStyle(el).overflowY !== "hidden") return false;
+  const r = el.getBoundingClientRect();
+  return [...el.querySelectorAll("mjx-c")].some((c) => {
+    const g = c.getBoundingClientRect();
+    return g.height > 0 && (g.top < r.top - slack || g.bottom > r.bottom + slack);
+  });
+};
 for (const [kind, selector] of Object.entries(kinds)) {
   const els = [...article.querySelectorAll(selector)].filter((el) => !seen.has(el));
   els.forEach((el) => seen.add(el));
@@ -101,6 +116,13 @@ for (const [kind, selector] of Object.entries(kinds)) {
     if (verdict) {
       const w = Math.round(Math.max(el.scrollWidth, (inner || el).getBoundingClientRect().width));
       failures.push([verdict, `${w} px > ${Math.round(colWidth)} px: ${describe(el)}`]);
+    }
+    if (scrollsVertically(el)) {
+      failures.push([kind + " scrolls vertically",
+                     `${el.scrollHeight} px > ${el.clientHeight} px: ${describe(el)}`]);
+    }
+    if (kind === "equation" && clipped(el)) {
+      failures.push(["equation cut off", describe(el)]);
     }
   }
 }
@@ -375,6 +397,11 @@ document.currentScript.after(far);
 <div class="cell_output"><div class="output stream"><pre>a</pre></div>
 <div class="output stream"><pre>b</pre></div></div>
 <table><tr><td style="white-space: nowrap">{long}</td></tr></table>
+<div class="highlight"><pre style="height: 1.2em; overflow-y: auto">a
+b
+c</pre></div>
+<mjx-container display="true" style="display: block; height: 4px; overflow: hidden"><mjx-c
+>X</mjx-c></mjx-container>
 <img src="x.png" alt="x.png">
 <figure style="background: none"><figcaption>A caption dark on the dark page.</figcaption></figure>
 <script>undefined_function();</script>
@@ -383,6 +410,8 @@ _EXPECTED = {
     "code cell wider than its column",
     "table wider than its column",
     "equation wider than its column",
+    "listing scrolls vertically",
+    "equation cut off",
     "in-line formula past the column",
     "page wider than the screen",
     "file loaded from another site",
