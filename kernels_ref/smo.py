@@ -760,6 +760,11 @@ PDAS_MAX, PDAS_PATIENCE = 30, 3
 #: :math:`z` moves there and :math:`\mu` is divided by PROX_DECAY, down to PROX_END times the
 #: largest :math:`K_{tt}`, below which the faces are solved exactly again.
 PROX_SWITCH, PROX_START, PROX_DECAY, PROX_END = 0.25, 1e-6, 10.0, 1e-9
+#: A face is ill-conditioned when the smallest pivot of its Cholesky factor is below
+#: PROX_SPREAD times the largest (:meth:`_Face._spread`): 1e-9 to 4e-6 on the faces of nu-SVMs
+#: with a Gaussian of width 3 whose guesses cycle, 6e-5 to 2e-2 on those of the C-SVMs of
+#: ``benchmarks/svm.py`` whose guesses were wild only because SMO's point was far.
+PROX_SPREAD = 1e-5
 #: A primal-dual step longer than PDAS_FAR times the largest multiplier or bound went along a
 #: null direction of the face (:meth:`_Face.newton`): the guess is hopeless.
 PDAS_FAR = 1e3
@@ -984,11 +989,12 @@ class _Finisher:
         On an ill-conditioned face (a wide Gaussian kernel: eigenvalues of :math:`K_{FF}` from
         1e2 down to 1e-9) the exact step runs far along the directions of little curvature and
         sends much of the face out of the box, and the guesses cycle. A round that sends more
-        than PROX_SWITCH of its face out turns the phase proximal (Rockafellar 1976): from the
-        start again, its guesses are those of the objective
-        :math:`F(\alpha) + \tfrac{\mu}{2}\|\alpha - z\|^2`, with :math:`z` the start,
-        whose faces are solved with :math:`K_{FF} + \mu I` (condition at most
-        :math:`\max_t K_{tt} / \mu`), and whose solution, when its guess repeats, lowers
+        than PROX_SWITCH of an ill-conditioned face out (pivots of its factor spread beyond
+        PROX_SPREAD; on a better-conditioned face that only says that SMO's point was far)
+        turns the phase proximal (Rockafellar 1976): from the start again, its guesses are
+        those of the objective :math:`F(\alpha) + \tfrac{\mu}{2}\|\alpha - z\|^2`, with
+        :math:`z` the start, whose faces are solved with :math:`K_{FF} + \mu I` (condition at
+        most :math:`\max_t K_{tt} / \mu`), and whose solution, when its guess repeats, lowers
         :math:`F`. There :math:`z` moves to it, :math:`\mu` is divided by PROX_DECAY, and below
         PROX_END the faces are solved exactly again.
 
@@ -1032,6 +1038,7 @@ class _Finisher:
             if center is not None:
                 vF = vF + mu * y[face.free] * (center[face.free] - alpha[face.free])
             e, _ = face.newton(vF, tol, c)
+            ill = face.spread is not None and face.spread < PROX_SPREAD
             if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
                 self._hopeless()
                 break
@@ -1067,7 +1074,7 @@ class _Finisher:
                     fewest, waited, least, threshold, endgame = np.inf, 0, np.inf, roundoff, False
                     released, wrong = _violators(act, free, threshold, amounts=True)
             changes = np.count_nonzero(outside) + len(released)
-            if center is None and not used and np.count_nonzero(outside) > PROX_SWITCH * f:
+            if ill and center is None and not used and np.count_nonzero(outside) > PROX_SWITCH * f:
                 # an ill-conditioned face: proximal guesses, from the start
                 used, mu, center, moved, face = True, PROX_START * act.kmax, start_alpha, None, None
                 alpha[:] = start_alpha
@@ -1551,6 +1558,7 @@ class _Face:
             self.L = np.linalg.cholesky(H)
             self.inverses = block_inverses(self.L)
         self.rows = _constraint_rows(act, free)
+        self.spread = self._spread()
         self.W_rows = self.solve(self.rows.T)
         self.fixed = np.zeros(f, dtype=bool)
         self.fixed_index, self.W_fixed = [], np.zeros((f, 0))
@@ -1576,6 +1584,7 @@ class _Face:
             L = np.zeros((f + len(new), f + len(new)))
             L[:f, :f], L[f:, :f], L[f:, f:] = self.L, B.T, L_new
             self.L, self.inverses = L, block_inverses(L)
+            self.spread = self._spread()
             self.KFF = np.block([[self.KFF, K_new.T], [K_new, K_nn]])
             self.free = np.concatenate([self.free, new])
             self.fixed = np.concatenate([self.fixed, np.zeros(len(new), dtype=bool)])
@@ -1584,6 +1593,16 @@ class _Face:
         self.rows = _constraint_rows(act, self.free)
         self.W_rows = self.solve(self.rows.T)
         self.W_fixed = self.solve(self._units(np.array(self.fixed_index, dtype=int)))
+
+    def _spread(self):
+        r"""The smallest pivot of the Cholesky factor over the largest, :math:`\min_i L_{ii}^2 /
+        \max_i L_{ii}^2`, an estimate of the inverse condition number that costs nothing (the
+        smallest pivot is at least :math:`\lambda_{\min}`); None for a face factored by
+        ``eigh``."""
+        if self.L is None:
+            return None
+        pivots = np.diag(self.L) ** 2
+        return float(pivots.min() / pivots.max())
 
     def solve(self, B):
         r""":math:`(K_{FF} + \mu I)^{-1} B` with the factor, for B of shape (f,) or (f, k)."""

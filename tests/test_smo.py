@@ -1369,6 +1369,27 @@ def test_a_proximal_face_solves_the_shifted_system():
     np.testing.assert_allclose(e_eigh, e, atol=1e-9)
 
 
+def test_the_spread_of_a_face_is_that_of_its_pivots():
+    # min L_ii^2 / max L_ii^2 of the Cholesky factor of K_FF + mu I: 1 for a multiple of I;
+    # for a block with eigenvalues 1, 1 and 1e-8 along (1, 1, 1), the last pivot over the first,
+    # 1 / ((K + mu I)^-1)_33 over K_11 + mu; None for a face factored by eigh.
+    y = np.array([1.0, -1.0, 1.0])
+    K = np.diag([2.0, 2.0, 2.0])
+    act = smo_module._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
+    act.two = False
+    free = np.arange(3)
+    assert smo_module._Face(act, free, eigh=False).spread == pytest.approx(1.0)
+    assert smo_module._Face(act, free, eigh=True).spread is None
+    u = np.array([1.0, 1.0, 1.0]) / np.sqrt(3.0)
+    K = np.eye(3) - (1.0 - 1e-8) * np.outer(u, u)  # eigenvalues 1, 1 and 1e-8
+    act = smo_module._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
+    act.two = False
+    mu = 1e-10 * K[0, 0]
+    last = 1.0 / ((1.0 / 3.0) / (1e-8 + mu) + (2.0 / 3.0) / (1.0 + mu))
+    spread = smo_module._Face(act, free, eigh=False).spread
+    assert spread == pytest.approx(last / (K[0, 0] + mu), rel=1e-6)
+
+
 def wide_gaussian_nu(seed, n, smo_tol, nu=0.1):
     """A nu-SVM (class sums nu n / 2, bounds 1 / n) with a Gaussian kernel of width 3 on
     overlapping 4-D classes, whose faces are ill-conditioned (eigenvalues from 1e2 to 1e-9):
@@ -1396,12 +1417,16 @@ def test_proximal_guesses_land_where_exact_guesses_give_up(monkeypatch):
     # nu-SVM, wide Gaussian, from SMO's point at m - M <= 1e-3: the exact steps send much of the
     # face out of the box and the guesses never repeat (the phase gives up with SMO's point put
     # back); the proximal guesses land on SMO alone's solution, in the box, on both class sums.
-    monkeypatch.setattr(smo_module, "PROX_SWITCH", np.inf)  # exact guesses only
-    *_, act, finisher, _ = wide_gaussian_nu(0, 150, 1e-3)
-    start = act.alpha.copy()
-    assert finisher._primal_dual(smo_module._free_set(act)) is None
-    np.testing.assert_array_equal(act.alpha, start)
-    monkeypatch.undo()
+    # (Faces factored by Cholesky, as the finish factors a face found to be of full rank: the
+    # pivots of the factor tell an ill-conditioned face.)
+    monkeypatch.setattr(smo_module, "EIGH_MAX", 0)
+    for exact_only in ("PROX_SWITCH", "PROX_SPREAD"):  # no face sends enough out, or is ill
+        with monkeypatch.context() as patch:
+            patch.setattr(smo_module, exact_only, np.inf if exact_only == "PROX_SWITCH" else 0.0)
+            *_, act, finisher, _ = wide_gaussian_nu(0, 150, 1e-3)
+            start = act.alpha.copy()
+            assert finisher._primal_dual(smo_module._free_set(act)) is None
+            np.testing.assert_array_equal(act.alpha, start)
     K, y, p, C, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
     sums = [act.alpha[y > 0].sum(), act.alpha[y < 0].sum()]
     violation = finisher._primal_dual(smo_module._free_set(act))
@@ -1418,7 +1443,8 @@ def test_proximal_guesses_converge_with_a_fixed_mu(monkeypatch):
     # proximal problem becomes the next centre, and the points converge to the solution itself,
     # not to the minimiser of F + mu/2 |alpha - z|^2 for the first centre (about 1e-8 off here).
     monkeypatch.setattr(smo_module, "PROX_DECAY", 1.0)
-    K, y, p, C, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
+    monkeypatch.setattr(smo_module, "EIGH_MAX", 0)
+    K, y, p, _, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
     violation = finisher._primal_dual(smo_module._free_set(act))
     assert violation is not None and violation <= 1e-9
     assert objective(K, y, p, act.alpha) == pytest.approx(alone.objective, rel=1e-9)
