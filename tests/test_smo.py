@@ -1202,9 +1202,21 @@ def test_a_bordered_face_has_the_factor_of_its_larger_block():
     np.testing.assert_allclose(H @ face.W_fixed[:, 0], np.eye(len(free))[1], atol=1e-9)
 
 
-def primal_dual_from_smo(kind, seed, smo_tol, n=200):
+def finisher_at_smo_point(K, y, p, C, alpha0, two, smo_tol):
     """A finisher with an unbounded budget at SMO's point at ``smo_tol`` (no finish), and the
     solution of SMO alone at 1e-10: for the primal-dual phase of the finish."""
+    start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=two)
+    alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=two)
+    act = smo_module._ActiveSet(K, y, p, np.full(len(y), C), start.alpha.copy())
+    act.two = two
+    finisher = smo_module._Finisher(act, 1e-9)
+    finisher.allowance = np.inf
+    finisher.start = act.gap(two)
+    return act, finisher, alone
+
+
+def primal_dual_from_smo(kind, seed, smo_tol, n=200):
+    """:func:`finisher_at_smo_point` on a Gaussian C-SVM (``kind`` "c") or nu-SVM ("nu")."""
     K, y = random_problem(seed, n, "gaussian", overlap=0.5)
     two = kind == "nu"
     p, C = (np.zeros(n), 1.0) if two else (-np.ones(n), 10.0)
@@ -1213,13 +1225,7 @@ def primal_dual_from_smo(kind, seed, smo_tol, n=200):
         alpha0 = np.zeros(n)
         for cls in (y > 0, y < 0):
             alpha0[np.flatnonzero(cls)[:30]] = 1.0
-    start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=two)
-    alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=two)
-    act = smo_module._ActiveSet(K, y, p, np.full(n, C), start.alpha.copy())
-    act.two = two
-    finisher = smo_module._Finisher(act, 1e-9)
-    finisher.allowance = np.inf
-    finisher.start = act.gap(two)
+    act, finisher, alone = finisher_at_smo_point(K, y, p, C, alpha0, two, smo_tol)
     return K, y, p, C, two, act, finisher, alone
 
 
@@ -1302,24 +1308,32 @@ def test_a_primal_dual_step_along_a_null_direction_is_hopeless_and_skipped(monke
         np.testing.assert_array_equal(act.alpha, alpha)
 
 
-def test_a_face_solve_meets_inhomogeneous_constraints():
+@pytest.mark.parametrize("prox", [0.0, 1e-3])
+def test_a_face_solve_meets_inhomogeneous_constraints(prox):
     # The face's minimiser with a^T e = c on each class (the two constraints of the nu-SVM):
-    # the class sums of e are c exactly, and v_F - K_FF e is constant on each class (the
-    # multiplier of its constraint), which is the KKT system of the face.
+    # the class sums of e are c exactly, and v_F - (K_FF + prox I) e is constant on each class
+    # (the multiplier of its constraint), which is the KKT system of the face; with prox > 0,
+    # that of the proximal objective (in one solve: not the unshifted system's solution), by
+    # Cholesky and by eigh alike. The second value is K_FF e, without the shift.
     K, y = random_problem(4, 60)
     act = smo_module._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5))
     act.two = True
     free = np.arange(0, 60, 2)
-    face = smo_module._Face(act, free, eigh=False)
+    face = smo_module._Face(act, free, eigh=False, prox=prox)
     c = np.array([0.3, -0.7])
     vF = np.random.default_rng(0).standard_normal(len(free))
     e, Ke = face.newton(vF, 1e-12, c)
     pos = y[free] > 0
     assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
     assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
-    r = vF - K[np.ix_(free, free)] @ e
+    KFF = K[np.ix_(free, free)]
+    r = vF - KFF @ e - prox * e
     assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
-    np.testing.assert_allclose(Ke, K[np.ix_(free, free)] @ e, atol=1e-12)
+    np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
+    if prox:
+        assert np.ptp((vF - KFF @ e)[pos]) > 1e-4
+        e_eigh, _ = smo_module._Face(act, free, eigh=True, prox=prox).newton(vF, 1e-12, c)
+        np.testing.assert_allclose(e_eigh, e, atol=1e-9)
 
 
 def test_the_violators_and_by_how_much():
@@ -1342,31 +1356,6 @@ def test_the_violators_and_by_how_much():
     v[3], v[5] = 0.38, 0.26  # threshold 0.38: 3 is on it, 2 is 0.07 above it
     assert smo_module._violators(act, np.array([0, 5]), 0.05, v=v).tolist() == [1, 2, 4]
     assert act.v[3] == 0.2  # (act's own scores untouched)
-
-
-def test_a_proximal_face_solves_the_shifted_system():
-    # A face of the proximal objective F + mu/2 |alpha - z|^2: (K_FF + prox I) e + A^T lambda = v_F
-    # with A e = c, in one solve; the second value is K_FF e, without the shift.
-    K, y = random_problem(4, 60)
-    act = smo_module._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5))
-    act.two = True
-    free = np.arange(0, 60, 2)
-    prox = 1e-3
-    face = smo_module._Face(act, free, eigh=False, prox=prox)
-    c = np.array([0.3, -0.7])
-    vF = np.random.default_rng(1).standard_normal(len(free))
-    e, Ke = face.newton(vF, 1e-12, c)
-    pos = y[free] > 0
-    assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
-    assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
-    KFF = K[np.ix_(free, free)]
-    r = vF - KFF @ e - prox * e  # the multiplier of each class's constraint
-    assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
-    assert np.ptp((vF - KFF @ e)[pos]) > 1e-4  # (not the unshifted system's solution)
-    np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
-    # and by eigh alike
-    e_eigh, _ = smo_module._Face(act, free, eigh=True, prox=prox).newton(vF, 1e-12, c)
-    np.testing.assert_allclose(e_eigh, e, atol=1e-9)
 
 
 def test_the_spread_of_a_face_is_that_of_its_pivots():
@@ -1392,8 +1381,8 @@ def test_the_spread_of_a_face_is_that_of_its_pivots():
 
 def wide_gaussian_nu(seed, n, smo_tol, nu=0.1):
     """A nu-SVM (class sums nu n / 2, bounds 1 / n) with a Gaussian kernel of width 3 on
-    overlapping 4-D classes, whose faces are ill-conditioned (eigenvalues from 1e2 to 1e-9):
-    a finisher with an unbounded budget at SMO's point at ``smo_tol``, and SMO alone at 1e-10."""
+    overlapping 4-D classes, whose faces are ill-conditioned (eigenvalues from 1e2 to 1e-9), at
+    SMO's point at ``smo_tol`` (:func:`finisher_at_smo_point`)."""
     rng = np.random.default_rng(seed)
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
     y[:2] = [1.0, -1.0]
@@ -1403,13 +1392,7 @@ def wide_gaussian_nu(seed, n, smo_tol, nu=0.1):
     alpha0 = np.zeros(n)
     for cls in (y > 0, y < 0):
         alpha0[np.flatnonzero(cls)[: int(nu * n / 2)]] = C
-    start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=True)
-    alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=True)
-    act = smo_module._ActiveSet(K, y, p, np.full(n, C), start.alpha.copy())
-    act.two = True
-    finisher = smo_module._Finisher(act, 1e-9)
-    finisher.allowance = np.inf
-    finisher.start = act.gap(True)
+    act, finisher, alone = finisher_at_smo_point(K, y, p, C, alpha0, True, smo_tol)
     return K, y, p, C, act, finisher, alone
 
 
