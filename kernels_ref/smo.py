@@ -1008,15 +1008,17 @@ class _Finisher:
         start_alpha, start_v, start_objective = alpha.copy(), act.v.copy(), act.objective()
         groups = _groups(act) or []
         roundoff = self._roundoff()
-        threshold, endgame = roundoff, False
-        moved, fewest, waited, kept = None, np.inf, 0, None  # kept: the last point in the box
+        # a stretch of guesses starts with no fewest number of changes and no least excess of
+        # a point over the box so far, and frees at the round-off level of v
+        stretch = np.inf, 0, np.inf, roundoff, False
+        fewest, waited, least, threshold, endgame = stretch
+        moved, kept = None, None  # kept: the last point in the box
         # its own budget, one allowance (and extensions while it progresses): a phase that
         # gives up leaves the attempt's budget to the primal method
         budget = self.cost, self.limit, self.extensions
         self.cost, self.limit, self.extensions = 0.0, self.allowance, 0
         finite = C[C < np.inf]
         scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
-        least = np.inf  # the least excess of a point over the box so far
         face = None
         mu, center, start_free, used = 0.0, None, free, False
         for _ in range(PDAS_MAX):
@@ -1071,7 +1073,7 @@ class _Finisher:
                     center, mu, face = alpha.copy(), mu / PROX_DECAY, None
                     if mu < PROX_END * act.kmax:
                         mu, center = 0.0, None
-                    fewest, waited, least, threshold, endgame = np.inf, 0, np.inf, roundoff, False
+                    fewest, waited, least, threshold, endgame = stretch
                     released, wrong = _violators(act, free, threshold, amounts=True)
             changes = np.count_nonzero(outside) + len(released)
             if ill and center is None and not used and np.count_nonzero(outside) > PROX_SWITCH * f:
@@ -1080,7 +1082,7 @@ class _Finisher:
                 alpha[:] = start_alpha
                 act.refresh(start_v.copy())
                 free = start_free
-                fewest, waited, least, threshold, endgame = np.inf, 0, np.inf, roundoff, False
+                fewest, waited, least, threshold, endgame = stretch
                 continue
             if changes > PDAS_WILD * f + 64:  # a guess far off the face it came from: hopeless
                 self._hopeless()
