@@ -875,11 +875,12 @@ class _Finisher:
             return False
         return True
 
-    def _rank_search(self, f):
+    def _rank_search(self, f, share=None):
         """The largest rank the crossover looks for on a face of f variables (:meth:`_cross`),
-        or None when it does not look: a small face, or one whose block is already known to be
-        of a larger rank (the rank of the Gram matrix does not change during the run)."""
-        r_max = min(int(CROSS_RANK_SHARE * f), CROSS_RANK_MAX)
+        ``share`` of f (CROSS_RANK_SHARE by default), or None when it does not look: a small
+        face, or one whose block is already known to be of a larger rank (the rank of the Gram
+        matrix does not change during the run)."""
+        r_max = min(int((CROSS_RANK_SHARE if share is None else share) * f), CROSS_RANK_MAX)
         return r_max if f >= CROSS_MIN and r_max > self.rank_above else None
 
     def _eigh(self, f):
@@ -949,22 +950,35 @@ class _Finisher:
         self.cost += 2.0 * GEMV_NS * act.n**2  # charged as two products by all of K
         return act.roundoff()
 
-    def _cross(self, free):
+    def _cross(self, free, grown=False):
         """The free set after the crossover of a large rank-deficient face (its variables that
         :func:`_crossover` left inside the box), or as it is. Once a free block is found to
         have a rank above r, the crossover is tried only on faces large enough to look for a
-        larger rank: the rank of the Gram matrix does not change during the run."""
-        f = len(free)
-        r_max = self._rank_search(f)
+        larger rank: the rank of the Gram matrix does not change during the run.
+
+        It is tried on SMO's free set, the first face of an attempt, for a rank up to
+        CROSS_RANK_SHARE of the face, and on a face ``grown`` by the primal method with the
+        variables it released, up to CROSS_GROWN_SHARE. On a kernel of low rank these faces
+        grow to many times the rank, and the method's steps fix their variables one or a few
+        per round: on an SVR with a cubic kernel in 3-D (rank 20, n = 300, C = 1e4), faces of
+        135 to 151 variables on average, and three attempts that gave up after 273 of them.
+        Up to half the face, the crossover also sends variables just released, which violate
+        their condition by a little, to the opposite bound: two C-SVMs of the ill-conditioned
+        families (n = 300) took twice the SMO iterations (4,181 -> 8,644)."""
+        f, act = len(free), self.act
+        r_max = self._rank_search(f, CROSS_GROWN_SHARE if grown else None)
         if r_max is None:
             return free
-        self.spent += CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
-        G = _low_rank(self.act, free, r_max)
+        self.spent += CROSS_NS * r_max + GATHER_NS * r_max * act.n
+        G = _low_rank(act, free, r_max)
         if G is None:
             self.rank_above = r_max
             return free
-        moved = _crossover(self.act, free, G, self.tol)
-        self.spent += CROSS_NS * moved.sum() if moved is not None else CROSS_NS * f
+        try:
+            moved = _crossover(act, free, G, self.tol)
+        except np.linalg.LinAlgError:  # a basis of its simplex turned singular: no move
+            moved = None
+        self.spent += CROSS_NS * (f if moved is None else moved.sum())
         return free if moved is None else free[~moved]
 
     def _primal_dual(self, free):
@@ -1189,6 +1203,8 @@ class _Finisher:
                         free = _free_set(act)
                         if not len(free):
                             break
+                else:  # a face grown by the variables released
+                    free = self._cross(free, grown=True)
                 self.cost += self.spent + self._face_cost(len(free))
                 if self._over():
                     break
@@ -1332,6 +1348,9 @@ def _face_step(act, face, e, Ke):
 #: CROSS_RANK_MAX (each column of the factor reads one row of the Gram matrix); a residual
 #: diagonal below CROSS_REL times the largest diagonal entry counts as zero.
 CROSS_MIN, CROSS_RANK_SHARE, CROSS_RANK_MAX, CROSS_REL = 64, 0.5, 200, 1e-11
+#: The largest rank looked for, as a share of the face, on the faces that the primal method
+#: grew (:meth:`_Finisher._cross`).
+CROSS_GROWN_SHARE = 0.25
 #: The cost of a step of the crossover's simplex, or of a column of the factor, in ns.
 CROSS_NS = 1e4
 

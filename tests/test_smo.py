@@ -931,6 +931,48 @@ def test_the_low_rank_factor_gives_up_on_a_full_rank_block():
     assert smo_module._low_rank(act, np.arange(30), 10) is None
 
 
+def test_the_rank_the_crossover_looks_for():
+    # Up to half of SMO's free set and a quarter of a grown face, at most CROSS_RANK_MAX; not
+    # on faces under CROSS_MIN, nor up to a rank a free block was found to exceed.
+    act, _ = low_rank_active_set(0, 50, 3)
+    finisher = smo_module._Finisher(act, 1e-9)
+    grown = smo_module.CROSS_GROWN_SHARE
+    assert finisher._rank_search(100) == 50 and finisher._rank_search(100, grown) == 25
+    assert finisher._rank_search(1000) == smo_module.CROSS_RANK_MAX
+    assert finisher._rank_search(smo_module.CROSS_MIN - 1) is None
+    finisher.rank_above = 30
+    assert finisher._rank_search(100) == 50 and finisher._rank_search(100, grown) is None
+
+
+@pytest.mark.parametrize("tiled", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_the_crossover_on_a_polynomial_kernel_goes_to_a_vertex(seed, tiled):
+    # A cubic kernel with c = 1 on 3-D data (rank 20; with the SVR's variables, K tiled) has
+    # the constant function in its range, so the row of ones of y^T alpha = 0 is in the range
+    # of the factor's rows: a vertex of the flat part has at most 20 free variables, not 21.
+    # The crossover of a face of all the variables gets there, without moving K (y * alpha) or
+    # y^T alpha, and lowers the objective.
+    rng = np.random.default_rng(seed)
+    n, C = 80, 10.0
+    X = 3.0 * rng.standard_normal((n, 3))
+    K = (X @ X.T + 1.0) ** 3
+    Kx, full = gram_of_kind("tiled" if tiled else "array", K)
+    N = len(full)
+    y = np.where(np.arange(N) < N // 2, 1.0, -1.0)
+    alpha = C * (0.2 + 0.6 * rng.random(N))
+    alpha[y < 0] *= alpha[y > 0].sum() / alpha[y < 0].sum()
+    act = smo_module._ActiveSet(Kx, y, -np.ones(N), np.full(N, C), alpha)
+    act.two = False
+    alpha0 = alpha.copy()
+    left = smo_module._Finisher(act, 1e-9)._cross(np.arange(N))
+    assert len(left) <= 20
+    assert np.all((act.alpha >= 0) & (act.alpha <= C))
+    assert y @ act.alpha == pytest.approx(0.0, abs=1e-9 * C * N)
+    scale = np.abs(full).max() * C * N
+    np.testing.assert_allclose(full @ (y * act.alpha), full @ (y * alpha0), atol=1e-12 * scale)
+    assert objective(full, y, act.p, act.alpha) < objective(full, y, act.p, alpha0)
+
+
 def test_the_independent_rows_and_their_columns_form_a_regular_block():
     rng = np.random.default_rng(0)
     M = rng.standard_normal((4, 12))
@@ -990,6 +1032,38 @@ def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeyp
     monkeypatch.setattr(smo_module, "_crossover", counting)
     res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
     assert any(calls)
+    Cv = np.broadcast_to(C, y.shape)
+    assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
+    assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
+    assert res.objective == pytest.approx(alone.objective, rel=1e-8, abs=1e-10)
+    np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["low_rank", "svr"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_crossover_of_grown_faces_ends_at_the_solution(monkeypatch, kind, seed):
+    # Rank-3 linear kernels, the finish forced every 7 iterations and the crossover tried on
+    # faces of 4 variables or more: on the faces that the primal method grew by the variables
+    # it released (rank at most a quarter of the face), it acts (it sends variables to a
+    # bound), and the run still ends at SMO alone's objective and decision values, with the
+    # certificate recomputed here.
+    Kx, y, p, C, two, K, *_ = finish_problem(kind, seed, 60)
+    tol = 1e-9
+    alone = smo(Kx, y, p, C, tol=tol, finish=False, two_constraints=two)
+    shrunk = []
+    cross = smo_module._Finisher._cross
+
+    def counting(self, free, grown=False):
+        left = cross(self, free, grown)
+        if grown:
+            shrunk.append(len(left) < len(free))
+        return left
+
+    force_the_finish(monkeypatch, 7)
+    monkeypatch.setattr(smo_module, "CROSS_MIN", 4)
+    monkeypatch.setattr(smo_module._Finisher, "_cross", counting)
+    res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
+    assert any(shrunk)
     Cv = np.broadcast_to(C, y.shape)
     assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
     assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
