@@ -931,6 +931,22 @@ def test_the_low_rank_factor_gives_up_on_a_full_rank_block():
     assert smo_module._low_rank(act, np.arange(30), 10) is None
 
 
+def test_a_singular_basis_of_the_crossover_is_no_move(monkeypatch):
+    # A basis of the crossover's simplex that turns singular (LinAlgError from its solves):
+    # the face is kept as it is and the point does not move.
+    act, _ = low_rank_active_set(0, 100, 3)
+    alpha, v = act.alpha.copy(), act.v.copy()
+
+    def singular(*args):
+        raise np.linalg.LinAlgError("Singular matrix")
+
+    monkeypatch.setattr(smo_module, "_crossover", singular)
+    free = np.arange(100)
+    np.testing.assert_array_equal(smo_module._Finisher(act, 1e-9)._cross(free), free)
+    np.testing.assert_array_equal(act.alpha, alpha)
+    np.testing.assert_array_equal(act.v, v)
+
+
 def test_the_rank_the_crossover_looks_for():
     # Up to half of SMO's free set and a quarter of a grown face, at most CROSS_RANK_MAX; not
     # on faces under CROSS_MIN, nor up to a rank a free block was found to exceed.
