@@ -768,13 +768,20 @@ def test_the_finish_from_far_off_points_ends_at_the_solution_of_smo_alone(
     alone = smo(Kx, y, p, C, alpha0, tol=tol, finish=False, two_constraints=two)
     force_the_finish(monkeypatch, every)
     res = smo(Kx, y, p, C, alpha0, tol=tol, two_constraints=two)
-    Cv = np.broadcast_to(C, y.shape)
-    assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
     start_alpha = np.zeros(len(y)) if alpha0 is None else alpha0
     assert y @ res.alpha == pytest.approx(y @ start_alpha, abs=1e-9)
     if two:
         for cls in (y > 0, y < 0):
             assert res.alpha[cls].sum() == pytest.approx(start_alpha[cls].sum(), abs=1e-9)
+    assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol)
+
+
+def assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol):
+    """The run ends in the box, with its violation recomputed here from the definition within
+    tol (twice, for the round-off of the recomputation), at SMO alone's objective and decision
+    values."""
+    Cv = np.broadcast_to(C, y.shape)
+    assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
     assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
     assert res.objective == pytest.approx(alone.objective, rel=1e-8, abs=1e-10)
     np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
@@ -1048,11 +1055,7 @@ def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeyp
     monkeypatch.setattr(smo_module, "_crossover", counting)
     res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
     assert any(calls)
-    Cv = np.broadcast_to(C, y.shape)
-    assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
-    assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
-    assert res.objective == pytest.approx(alone.objective, rel=1e-8, abs=1e-10)
-    np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
+    assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol)
 
 
 @pytest.mark.parametrize("kind", ["low_rank", "svr"])
@@ -1080,11 +1083,7 @@ def test_the_crossover_of_grown_faces_ends_at_the_solution(monkeypatch, kind, se
     monkeypatch.setattr(smo_module._Finisher, "_cross", counting)
     res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
     assert any(shrunk)
-    Cv = np.broadcast_to(C, y.shape)
-    assert np.all(res.alpha >= 0.0) and np.all(res.alpha <= Cv)
-    assert independent_violation(K, y, p, Cv, res.alpha, two) <= 2 * tol
-    assert res.objective == pytest.approx(alone.objective, rel=1e-8, abs=1e-10)
-    np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
+    assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol)
 
 
 def gram_of_kind(kind, K):
