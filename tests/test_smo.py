@@ -967,6 +967,19 @@ def test_the_rank_the_crossover_looks_for():
     assert finisher._rank_search(100) == 50 and finisher._rank_search(100, grown) is None
 
 
+def test_a_grown_face_is_crossed_over_only_up_to_a_quarter_of_its_size():
+    # A face of 100 variables of rank 30: as a grown face, its rank is looked for up to 25 and
+    # found above, and nothing moves; as SMO's free set, up to 50, and the crossover acts.
+    act, _ = low_rank_active_set(0, 100, 30)
+    alpha = act.alpha.copy()
+    free = np.arange(100)
+    finisher = smo_module._Finisher(act, 1e-9)
+    np.testing.assert_array_equal(finisher._cross(free, grown=True), free)
+    np.testing.assert_array_equal(act.alpha, alpha)
+    assert finisher.rank_above == 25
+    assert len(finisher._cross(free)) < 100
+
+
 @pytest.mark.parametrize("tiled", [False, True])
 @pytest.mark.parametrize("seed", range(3))
 def test_the_crossover_on_a_polynomial_kernel_goes_to_a_vertex(seed, tiled):
