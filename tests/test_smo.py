@@ -1505,9 +1505,10 @@ def test_proximal_guesses_land_where_exact_guesses_give_up(monkeypatch):
     # (Faces factored by Cholesky, as the finish factors a face found to be of full rank: the
     # pivots of the factor tell an ill-conditioned face.)
     monkeypatch.setattr(smo_module, "EIGH_MAX", 0)
-    for exact_only in ("PROX_SWITCH", "PROX_SPREAD"):  # no face sends enough out, or is ill
+    # no face sends enough out, or none is ill-conditioned
+    for exact_only, value in (("PROX_SWITCH", np.inf), ("PROX_SPREAD", 0.0)):
         with monkeypatch.context() as patch:
-            patch.setattr(smo_module, exact_only, np.inf if exact_only == "PROX_SWITCH" else 0.0)
+            patch.setattr(smo_module, exact_only, value)
             *_, act, finisher, _ = wide_gaussian_nu(0, 150, 1e-3)
             start = act.alpha.copy()
             assert finisher._primal_dual(smo_module._free_set(act)) is None
