@@ -1,11 +1,15 @@
-"""Which OpenBLAS kernels numpy runs on, and another family to check the book under.
+"""Which OpenBLAS kernels numpy runs on, and the other families to check the book under.
 
 ``python tests/blas_kernels.py`` prints the kernel family in use (``OPENBLAS_CORETYPE`` chooses
-it in OpenBLAS builds with ``DYNAMIC_ARCH``, as in the numpy wheels). ``--other`` prints a family
-different from the one in use for ``make test-portable``: the generic SSE kernels
-(``Prescott``, available on every x86-64 CPU), or ``Nehalem`` where the default is already
-generic; it fails if setting it does not change the kernels (numpy not on OpenBLAS, or a build
-without ``DYNAMIC_ARCH``), so that a portable pass never runs on the default kernels unnoticed.
+it in OpenBLAS builds with ``DYNAMIC_ARCH``, as in the numpy wheels). ``--others`` prints, one a
+line, every family this CPU can run whose kernels differ from the one in use and from each
+other, for ``make test-portable``: the generic SSE kernels (``Prescott``, on every x86-64 CPU),
+``Nehalem``, the AVX kernels (``Sandybridge``), the AVX2 and FMA kernels (``Haswell``) and the
+AVX-512 ones (``SkylakeX``). They round differently: FMA rounds a product and a sum once, the
+wider vectors sum in another order. A family the CPU cannot run falls back to one it can, and
+is dropped when that one is already listed. It fails if no other family takes effect (numpy not
+on OpenBLAS, or a build without ``DYNAMIC_ARCH``), so that a portable pass never runs on the
+default kernels unnoticed.
 """
 
 import ctypes
@@ -15,6 +19,10 @@ import sys
 from pathlib import Path
 
 import numpy as np
+
+#: The x86-64 families of OpenBLAS's dynamic builds, oldest first (others, such as Zen or
+#: Cooperlake, run the kernels of one of these).
+FAMILIES = ("Prescott", "Nehalem", "Sandybridge", "Haswell", "SkylakeX")
 
 
 def corename():
@@ -40,17 +48,25 @@ def corename_under(coretype):
     return out.stdout.strip()
 
 
+def others():
+    """The families to set, each giving kernels unlike the default's and the others'."""
+    seen, chosen = {str(corename())}, []
+    for family in FAMILIES:
+        name = corename_under(family)
+        if name not in seen and name != "None":
+            seen.add(name)
+            chosen.append(family)
+    return chosen
+
+
 def main():
-    if "--other" not in sys.argv[1:]:
+    if "--others" not in sys.argv[1:]:
         print(corename())
         return
-    default = corename()  # under the environment this runs in
-    for family in ("Prescott", "Nehalem"):
-        chosen = corename_under(family)
-        if chosen not in ("None", default):
-            print(family)
-            return
-    sys.exit(f"cannot select OpenBLAS kernels other than those in use ({default}) here")
+    chosen = others()
+    if not chosen:
+        sys.exit(f"cannot select OpenBLAS kernels other than those in use ({corename()}) here")
+    print("\n".join(chosen))
 
 
 if __name__ == "__main__":
