@@ -31,11 +31,10 @@ iteration of each (solver alone / its iterations; libsvm: whole call / its itera
 bound); the relative dual-objective gap (D_numpy - D_libsvm) / |D_libsvm| with D = sum(alpha) -
 1/2 (alpha y)^T K (alpha y), libsvm's alpha read from ``dual_coef_`` and ``support_`` (positive:
 NumPy's dual objective is higher, the dual being maximised); the validation share (whole call -
-solver) / solver; the mean active size of SMO (the number of variables the iterations work on
-after shrinking, averaged over the iterations; recorded during the solver-only runs by a hook
-on ``_ActiveSet._set``, which is called only when the active set changes) and NumPy's µs per
-iteration divided by the floor (below) at that size. A ``*`` after NumPy's iterations marks a
-run stopped by its iteration limit. With ``--cvxpy-max N > 0``, cvxpy's
+solver) / solver; for the run at the default tolerance, the attempts of the second-order finish
+and what ended the run (``res.finish_attempts``, ``res.ended_by``: ``smo`` for SMO's stopping
+rule, ``finish`` for a point of the finish). A ``*`` after NumPy's iterations marks a run
+stopped by its iteration limit. With ``--cvxpy-max N > 0``, cvxpy's
 ``kernels_ref.cvx.soft_margin_l1_dual`` (default solver, its own tolerances; one run) is timed
 too for n <= N, with the gap of its dual objective.
 
@@ -101,7 +100,6 @@ import argparse  # noqa: E402
 import cProfile  # noqa: E402
 import pstats  # noqa: E402
 import statistics  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 
@@ -110,6 +108,7 @@ from _timing import MIN_TOTAL, median_times  # noqa: E402  (benchmarks/_timing.p
 from sklearn.datasets import load_breast_cancer, load_digits, make_classification  # noqa: E402
 from sklearn.svm import SVC  # noqa: E402
 
+from kernels_ref import _solver  # noqa: E402
 from kernels_ref import smo as smo_module  # noqa: E402
 from kernels_ref.exceptions import ConvergenceWarning  # noqa: E402
 from kernels_ref.kernels import gaussian_kernel  # noqa: E402
@@ -217,7 +216,7 @@ def floor_time(m, n_iter, repeat, seed=0):
     rows = rng.random((8, m))  # eight Gram rows, values in [0, 1): they stay in cache
     v = rng.standard_normal(m)
     pen_up = np.where(rng.random(m) < 0.5, 0.0, -np.inf)
-    den = np.where(rng.random(m) < 0.5, 1.0 + 0.5 * smo_module.TAU, np.inf)
+    den = np.where(rng.random(m) < 0.5, 1.0 + 0.5 * _solver.TAU, np.inf)
     buf_b, buf_a, buf_s = np.empty(m), np.empty(m), np.empty(m)
     args = (rows, v, pen_up, den, buf_b, buf_a, buf_s, 1e-12)
     for _ in range(min(n_iter, 100)):  # warm-up
@@ -247,56 +246,6 @@ def run_floor(ms, n_iter, repeat):
     return c0, c1
 
 
-# --- the mean active size -----------------------------------------------------------------
-
-
-def _solver_n_iter():
-    """Iterations done so far by the SMO run whose ``_ActiveSet`` is being (re)set."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code.co_name in ("_iterate", "_smo") and frame.f_globals is vars(smo_module):
-            return frame.f_locals.get("n_iter", 0)
-        frame = frame.f_back
-    return 0
-
-
-class ActiveSizes:
-    """Record (iterations so far, active size) at every change of SMO's active set.
-
-    A hook on ``_ActiveSet._set``, which runs only when the active set is built, shrunk or
-    restored: it costs nothing per iteration. If the private API changes, nothing is recorded.
-    """
-
-    def __enter__(self):
-        self.events = []
-        self.original = getattr(smo_module._ActiveSet, "_set", None)
-        if self.original is not None:
-            original, events = self.original, self.events
-
-            def _set(act, index, *rest):
-                original(act, index, *rest)
-                events.append((_solver_n_iter(), len(index)))
-
-            smo_module._ActiveSet._set = _set
-        return self
-
-    def __exit__(self, *exc):
-        if self.original is not None:
-            smo_module._ActiveSet._set = self.original
-
-    def mean(self, n_iter):
-        """Active size averaged over the iterations (None if nothing was recorded)."""
-        if not self.events:
-            return None
-        if n_iter == 0:
-            return float(self.events[0][1])
-        total = 0.0
-        ends = [start for start, _ in self.events[1:]] + [n_iter]
-        for (start, size), stop in zip(self.events, ends, strict=True):
-            total += size * (min(stop, n_iter) - start)
-        return total / n_iter
-
-
 # --- one row ------------------------------------------------------------------------------
 
 
@@ -324,13 +273,9 @@ def run_row(K, y, C, args):
     """Time the three calls (interleaved, ``args.repeat`` rounds or more) and return the row."""
     n = len(y)
     p = -np.ones(n)
-    recorded = []  # the active sizes of the last solver-only run
 
     def solver():
-        with ActiveSizes() as sizes:
-            sol = smo_module._smo(K, y, p, C, tol=args.tol)
-        recorded[:] = [sizes]
-        return sol
+        return smo_module._smo(K, y, p, C, tol=args.tol)
 
     svc = SVC(kernel="precomputed", C=C, tol=args.tol, cache_size=args.cache_mb)
     with warnings.catch_warnings():
@@ -342,7 +287,6 @@ def run_row(K, y, C, args):
             lambda: svc.fit(K, y),
             lambda: soft_margin_l1(K, y, C),  # the package's default tolerance, 1e-8
         )
-    sizes = recorded[0]
     d_lib = dual_objective(sklearn_alpha(model, n), K, y)
     row = {
         "n": n,
@@ -357,7 +301,7 @@ def run_row(K, y, C, args):
         "it_lib": int(model.n_iter_[0]),
         "converged": res.converged,
         "gap": (res.dual_objective - d_lib) / abs(d_lib),
-        "active": sizes.mean(sol.n_iter),
+        "finish": f"{res_def.finish_attempts} {res_def.ended_by}",
         "cvx": None,
     }
     if n <= args.cvxpy_max:
@@ -380,25 +324,20 @@ HEADER = (
     f"{'fit/lib':>7} {'smo/lib':>7} | {'def s':>7} {'def/lib':>8} | "
     f"{'iter np':>8} {'iter lib':>8} | "
     f"{'µs/it np':>8} {'µs/it lib':>9} | {'dual gap':>9} | {'valid.':>6} | "
-    f"{'active':>6} {'np/floor':>8}"
+    f"{'def: attempts, ended by':>23}"
 )
 
 
-def print_row(family, r, floor, cvxpy):
+def print_row(family, r, cvxpy):
     it_mark = " " if r["converged"] else "*"
     us_np = 1e6 * r["smo"] / max(r["it_np"], 1)
     us_lib = 1e6 * r["lib"] / max(r["it_lib"], 1)
-    active, vs_floor = "-", "-"
-    if r["active"] is not None:
-        active = f"{r['active']:6.0f}"
-        if floor is not None:
-            vs_floor = f"{us_np / (floor[0] + floor[1] * r['active']):8.2f}"
     line = (
         f"{family:<14} {r['n']:5d} {r['C']:5g} | {r['fit']:7.3f} {r['smo']:7.3f} "
         f"{r['lib']:7.3f} | {r['fit'] / r['lib']:7.2f} {r['smo'] / r['lib']:7.2f} | "
         f"{r['def']:7.3f} {r['def'] / r['lib']:7.2f}{' ' if r['def_converged'] else '*'} | "
         f"{r['it_np']:7d}{it_mark} {r['it_lib']:8d} | {us_np:8.1f} {us_lib:9.1f} | "
-        f"{r['gap']:9.1e} | {(r['fit'] - r['smo']) / r['smo']:6.1%} | {active:>6} {vs_floor:>8}"
+        f"{r['gap']:9.1e} | {(r['fit'] - r['smo']) / r['smo']:6.1%} | {r['finish']:>23}"
     )
     if cvxpy:
         if r["cvx"] is None:
@@ -470,9 +409,10 @@ def main():
         f"seconds, median of {args.repeat} runs or more (rounds of a row fill {MIN_TOTAL:g} s); "
         "'fit' = soft_margin_l1 (with its input "
         "checks), 'smo' = the solver alone (_smo), 'lib' = SVC(kernel='precomputed').fit; "
-        "'valid.' = (fit - smo) / smo; 'active' = SMO's mean active size.\n"
+        "'valid.' = (fit - smo) / smo.\n"
     )
-    floor = run_floor(args.floor_m, args.floor_iter, args.repeat) if args.floor_m else None
+    if args.floor_m:
+        run_floor(args.floor_m, args.floor_iter, args.repeat)
     cvxpy = args.cvxpy_max > 0
     warm_up(args.tol)
     header = HEADER + (f" | {'cvxpy s':>8} {'fit/cvx':>7} {'gap cvx':>9}" if cvxpy else "")
@@ -484,7 +424,7 @@ def main():
             K, y = FAMILIES[family][0](n)
             for C in args.C:
                 rows.append(run_row(K, y, C, args))
-                print_row(family, rows[-1], floor, cvxpy)
+                print_row(family, rows[-1], cvxpy)
             del K
     if any(r["it_np"] != r["it_smo"] for r in rows):
         print("note: soft_margin_l1 and _smo made different numbers of iterations on some rows")

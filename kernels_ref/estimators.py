@@ -269,7 +269,8 @@ class CSVC(_BinaryClassifier):
     X_fit_ : ndarray, shape (n, d)
     n_features_in_ : int
     n_iter_ : int
-        SMO's iterations.
+        SMO's iterations; ``result_.finish_attempts`` and ``result_.ended_by`` say whether
+        SMO's second-order finish ended the run.
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -376,6 +377,8 @@ class EpsilonSVR(_Regressor):
     X_fit_ : ndarray, shape (n, d)
     n_features_in_ : int
     n_iter_ : int
+        SMO's iterations; ``result_.finish_attempts`` and ``result_.ended_by`` say whether
+        SMO's second-order finish ended the run.
     """
 
     _parameter_constraints: ClassVar[dict] = {

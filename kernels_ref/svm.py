@@ -91,6 +91,12 @@ class SVMResult(ShortRepr):
         ``K_test``.
     rho : float or None
         :math:`\rho` of the ν-SVM (:func:`nu_svm`), otherwise ``None``.
+    finish_attempts, finish_solves : int
+        Attempts of SMO's second-order finish and their solves of a face's KKT system
+        (:class:`~kernels_ref.smo.SMOResult`; 0 for a solution of :mod:`kernels_ref.cvx`).
+    ended_by : str or None
+        What ended SMO's run: ``"smo"``, ``"finish"``, ``"round-off"`` or ``"max_iter"``
+        (:class:`~kernels_ref.smo.SMOResult`; None for a solution of :mod:`kernels_ref.cvx`).
     """
 
     alpha: np.ndarray
@@ -102,6 +108,9 @@ class SVMResult(ShortRepr):
     converged: bool
     y: np.ndarray
     rho: float | None = None
+    finish_attempts: int = 0
+    finish_solves: int = 0
+    ended_by: str | None = None
 
 
 # --- the rules of the arguments -----------------------------------------------------------
@@ -617,14 +626,30 @@ def nu_to_c_svm(result, K):
         n_iter=result.n_iter,
         converged=result.converged,
         y=y,
+        finish_attempts=result.finish_attempts,
+        finish_solves=result.finish_solves,
+        ended_by=result.ended_by,
     )
 
 
 # --- fits ---------------------------------------------------------------------------------
 
 
-def _result(alpha, y, C, v, dual_objective, n_iter, converged, **kw):
-    """SVMResult with the intercept from the free SVs and the KKT violation from v."""
+def _run(res, n_iter=None):
+    """The fields of a fit that say how SMO's run ``res`` went (``n_iter``: the iterations of
+    several runs, when the fit made them)."""
+    return {
+        "n_iter": res.n_iter if n_iter is None else n_iter,
+        "converged": res.converged,
+        "finish_attempts": res.finish_attempts,
+        "finish_solves": res.finish_solves,
+        "ended_by": res.ended_by,
+    }
+
+
+def _result(alpha, y, C, v, dual_objective, **kw):
+    """SVMResult with the intercept from the free SVs and the KKT violation from v; ``kw``: the
+    fields of :func:`_run`, and ``bias=False`` for a fit without intercept."""
     atol = _bound_tol(alpha)
     bias = kw.pop("bias", True)
     b = _intercept(v, alpha, y, C, atol) if bias else 0.0
@@ -635,8 +660,6 @@ def _result(alpha, y, C, v, dual_objective, n_iter, converged, **kw):
         support=np.flatnonzero(alpha > 0),
         dual_objective=dual_objective,
         kkt_violation=viol,
-        n_iter=n_iter,
-        converged=converged,
         y=y,
         **kw,
     )
@@ -755,7 +778,7 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
             break
         chunk *= 2
     C = np.full(n, np.inf)
-    return _result(alpha, y, C, -y * res.grad, -res.objective, n_iter, res.converged)
+    return _result(alpha, y, C, -y * res.grad, -res.objective, **_run(res, n_iter))
 
 
 @validated(
@@ -816,7 +839,7 @@ def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True, alpha0=No
     """
     res = _smo(K, y, -np.ones(len(y)), C, alpha0, tol=tol, max_iter=max_iter, shrinking=shrinking)
     Cv = np.full(len(y), C)
-    return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, res.n_iter, res.converged)
+    return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, **_run(res))
 
 
 @validated(**FIT, C=positive())
@@ -859,9 +882,7 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     K2 = K.copy()
     K2.flat[:: n + 1] += 1.0 / C
     res = _smo(K2, y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
-    return _result(
-        res.alpha, y, np.full(n, np.inf), -y * res.grad, -res.objective, res.n_iter, res.converged
-    )
+    return _result(res.alpha, y, np.full(n, np.inf), -y * res.grad, -res.objective, **_run(res))
 
 
 @validated(
@@ -927,9 +948,19 @@ def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     res = _smo(AugmentedGram(K), y_aug, p_aug, C_aug, tol=tol, max_iter=max_iter)
     alpha = res.alpha[:n].copy()
     v = -y * res.grad[:n]
-    return _result(
-        alpha, y, np.full(n, C), v, -2.0 * res.objective, res.n_iter, res.converged, bias=False
-    )
+    return _result(alpha, y, np.full(n, C), v, -2.0 * res.objective, bias=False, **_run(res))
+
+
+def _nu_start(y, nu):
+    """LIBSVM's feasible start of the nu-SVM's dual in the variables of SMO (alpha times n,
+    bounds 1): each class filled up to nu n / 2, in the order of its points."""
+    alpha0 = np.zeros(len(y))
+    for cls in (y > 0, y < 0):
+        left = nu * len(y) / 2
+        for t in np.flatnonzero(cls):
+            alpha0[t] = min(1.0, left)
+            left -= alpha0[t]
+    return alpha0
 
 
 @validated(**FIT, nu=rule(_feasible_nu, "nu"))
@@ -986,15 +1017,10 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
     >>> np.round(res.alpha, 6), round(res.rho, 6), round(res.b, 6)
     (array([0. , 0.2, 0.2, 0. ]), 0.4, -0.8)
     """
-    n = len(y)
-    pos = y > 0
-    alpha0 = np.zeros(n)
-    for cls in (pos, ~pos):  # LIBSVM's starting point: fill each class up to nu n / 2
-        left = nu * n / 2
-        for t in np.flatnonzero(cls):
-            alpha0[t] = min(1.0, left)
-            left -= alpha0[t]
-    res = _smo(K, y, np.zeros(n), 1.0, alpha0, tol=tol, max_iter=max_iter, two_constraints=True)
+    n, pos = len(y), y > 0
+    res = _smo(
+        K, y, np.zeros(n), 1.0, _nu_start(y, nu), tol=tol, max_iter=max_iter, two_constraints=True
+    )
     alpha = res.alpha / n
     G = res.grad / n  # G_t = y_t f_0(x_t)
     atol = _bound_tol(alpha)
@@ -1018,8 +1044,7 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
         support=np.flatnonzero(alpha > 0),
         dual_objective=-res.objective / n**2,
         kkt_violation=viol,
-        n_iter=res.n_iter,
-        converged=res.converged,
         y=y,
         rho=rho,
+        **_run(res),
     )

@@ -66,6 +66,12 @@ class SVRResult(ShortRepr):
         SMO iterations.
     converged : bool
         Whether SMO met its stopping rule :math:`m(\alpha) - M(\alpha) \le` ``tol``.
+    finish_attempts, finish_solves : int
+        Attempts of SMO's second-order finish and their solves of a face's KKT system
+        (:class:`~kernels_ref.smo.SMOResult`; 0 for a solution of :mod:`kernels_ref.cvx`).
+    ended_by : str or None
+        What ended SMO's run: ``"smo"``, ``"finish"``, ``"round-off"`` or ``"max_iter"``
+        (:class:`~kernels_ref.smo.SMOResult`; None for a solution of :mod:`kernels_ref.cvx`).
     """
 
     coef: np.ndarray
@@ -78,6 +84,9 @@ class SVRResult(ShortRepr):
     kkt_violation: float
     n_iter: int
     converged: bool
+    finish_attempts: int = 0
+    finish_solves: int = 0
+    ended_by: str | None = None
 
 
 @validated(
@@ -199,6 +208,9 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
         kkt_violation=max(0.0, lower - upper) + abs(float(coef.sum())),
         n_iter=res.n_iter,
         converged=res.converged,
+        finish_attempts=res.finish_attempts,
+        finish_solves=res.finish_solves,
+        ended_by=res.ended_by,
     )
 
 

@@ -18,7 +18,8 @@ def result_classes():
         obj
         for module in modules
         if inspect.ismodule(module)
-        for _, obj in inspect.getmembers(module, dataclasses.is_dataclass)
+        for name, obj in inspect.getmembers(module, dataclasses.is_dataclass)
+        if inspect.isclass(obj) and name.endswith("Result")
         if obj.__module__.startswith("kernels_ref")
     }
 

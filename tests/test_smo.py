@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from kernels_ref import _validation
+from kernels_ref import _finish, _qmatrix, _solver, _validation
 from kernels_ref import smo as smo_module
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
@@ -174,16 +174,15 @@ def test_shrinking_on_a_larger_problem():
 def test_shrinking_shrinks_the_active_set_and_restores_it(monkeypatch):
     # Most variables of an easy problem end at 0: shrinking must remove many of them, and the
     # solve must end on all of them (restored, with a fresh gradient).
-    import kernels_ref.smo as smo_module
 
     sizes = []
-    shrink = smo_module._ActiveSet.shrink
+    shrink = _solver._ActiveSet.shrink
 
     def recording_shrink(self, *args):
         shrink(self, *args)
         sizes.append(self.size)
 
-    monkeypatch.setattr(smo_module._ActiveSet, "shrink", recording_shrink)
+    monkeypatch.setattr(_solver._ActiveSet, "shrink", recording_shrink)
     K, y = random_problem(3, 1500, overlap=0.2)
     res = smo(K, y, -np.ones(1500), 1.0, tol=1e-8, shrinking=True)
     assert res.converged
@@ -722,7 +721,7 @@ def test_tiled_gram_rows_stay_right_for_two_reads(ts):
 def force_the_finish(monkeypatch, every):
     """Attempt the finish after every ``every`` SMO iterations, from points far from the
     solution (the cost model would wait for at least CHUNK_MIN)."""
-    monkeypatch.setattr(smo_module._Finisher, "chunk", lambda self: every)
+    monkeypatch.setattr(_finish._Finisher, "chunk", lambda self: every)
 
 
 def finish_problem(kind, seed, n):
@@ -792,7 +791,7 @@ def test_attempts_of_the_finish_only_lower_the_objective(monkeypatch):
     # the objective after an attempt is never above the one before it.
     K, y, p, C, *_ = finish_problem("low_rank", 3, 60)
     seen = []
-    attempt = smo_module._Finisher.attempt
+    attempt = _finish._Finisher.attempt
 
     def recording(self):
         act = self.act
@@ -803,7 +802,7 @@ def test_attempts_of_the_finish_only_lower_the_objective(monkeypatch):
         return violation
 
     force_the_finish(monkeypatch, 5)
-    monkeypatch.setattr(smo_module._Finisher, "attempt", recording)
+    monkeypatch.setattr(_finish._Finisher, "attempt", recording)
     smo(K, y, p, C, tol=1e-9)
     assert seen
     assert all(after <= before + 1e-9 * abs(before) for before, after in seen)
@@ -859,7 +858,7 @@ def test_a_tol_below_the_round_off_of_v_stops_with_a_warning_that_says_so():
         res = smo(K, y, -np.ones(300), 100.0, tol=1e-10)
     assert not res.converged and res.n_iter < 1_000_000
     level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
-    assert res.violation <= smo_module.STALL_LEVELS * level
+    assert res.violation <= _finish.STALL_LEVELS * level
     # The same point meets a tol above the round-off level: SMO's certificate at 1e-6.
     assert independent_violation(K, y, -np.ones(300), 100.0, res.alpha) <= 1e-6
 
@@ -878,7 +877,7 @@ def test_the_shift_of_the_projection_meets_its_constraint(seed, n, scale, infini
     if infinite:
         hi[rng.random(n) < 0.5] = np.inf
     t = scale * rng.standard_normal(n)
-    s = smo_module._shift(t, lo, hi)
+    s = _finish._shift(t, lo, hi)
     assert abs(np.clip(t - s, lo, hi).sum()) <= 1e-12 * (1.0 + np.abs(t).sum())
 
 
@@ -893,7 +892,7 @@ def test_the_projection_of_the_finish_is_the_nearest_feasible_point(seed):
     groups = np.zeros((2, n))
     groups[0, :6], groups[1, 6:] = 1.0, 1.0
     face = type("Face", (), {"rows": groups, "fixed": np.zeros(n, dtype=bool)})()
-    e = smo_module._projection(target, lo, hi, np.ones(2, dtype=bool), face)
+    e = _finish._projection(target, lo, hi, np.ones(2, dtype=bool), face)
     x = cp.Variable(n)
     problem = cp.Problem(
         cp.Minimize(cp.sum_squares(x - target)), [x >= lo, x <= hi, groups @ x == 0]
@@ -917,7 +916,7 @@ def low_rank_active_set(seed, n, rank, C=10.0):
     y = np.where(np.arange(n) < n // 2, 1.0, -1.0)
     alpha = C * (0.2 + 0.6 * rng.random(n))
     alpha[y < 0] *= alpha[y > 0].sum() / alpha[y < 0].sum()  # y^T alpha = 0, inside the box
-    act = smo_module._ActiveSet(K, y, -np.ones(n), np.full(n, C), alpha)
+    act = _solver._ActiveSet(K, y, -np.ones(n), np.full(n, C), alpha)
     act.two = False  # one equality constraint, y^T alpha = 0 (set by _smo)
     return act, K
 
@@ -926,7 +925,7 @@ def low_rank_active_set(seed, n, rank, C=10.0):
 def test_the_low_rank_factor_reproduces_the_free_block(rank):
     act, K = low_rank_active_set(0, 50, rank)
     free = np.arange(3, 47)
-    G = smo_module._low_rank(act, free, 20)
+    G = _finish._low_rank(act, free, 20)
     assert G.shape == (44, rank)
     KFF = K[np.ix_(free, free)]
     assert np.max(np.abs(G @ G.T - KFF)) <= 1e-10 * np.max(np.abs(KFF))
@@ -934,8 +933,8 @@ def test_the_low_rank_factor_reproduces_the_free_block(rank):
 
 def test_the_low_rank_factor_gives_up_on_a_full_rank_block():
     K, y = random_problem(0, 30, "gaussian")
-    act = smo_module._ActiveSet(K, y, -np.ones(30), np.full(30, 1.0), np.zeros(30))
-    assert smo_module._low_rank(act, np.arange(30), 10) is None
+    act = _solver._ActiveSet(K, y, -np.ones(30), np.full(30, 1.0), np.zeros(30))
+    assert _finish._low_rank(act, np.arange(30), 10) is None
 
 
 def test_a_singular_basis_of_the_crossover_is_no_move(monkeypatch):
@@ -947,9 +946,9 @@ def test_a_singular_basis_of_the_crossover_is_no_move(monkeypatch):
     def singular(*args):
         raise np.linalg.LinAlgError("Singular matrix")
 
-    monkeypatch.setattr(smo_module, "_crossover", singular)
+    monkeypatch.setattr(_finish, "_crossover", singular)
     free = np.arange(100)
-    np.testing.assert_array_equal(smo_module._Finisher(act, 1e-9)._cross(free), free)
+    np.testing.assert_array_equal(_finish._Finisher(act, 1e-9)._cross(free), free)
     np.testing.assert_array_equal(act.alpha, alpha)
     np.testing.assert_array_equal(act.v, v)
 
@@ -958,11 +957,11 @@ def test_the_rank_the_crossover_looks_for():
     # Up to half of SMO's free set and a quarter of a grown face, at most CROSS_RANK_MAX; not
     # on faces under CROSS_MIN, nor up to a rank a free block was found to exceed.
     act, _ = low_rank_active_set(0, 50, 3)
-    finisher = smo_module._Finisher(act, 1e-9)
-    grown = smo_module.CROSS_GROWN_SHARE
+    finisher = _finish._Finisher(act, 1e-9)
+    grown = _finish.CROSS_GROWN_SHARE
     assert finisher._rank_search(100) == 50 and finisher._rank_search(100, grown) == 25
-    assert finisher._rank_search(1000) == smo_module.CROSS_RANK_MAX
-    assert finisher._rank_search(smo_module.CROSS_MIN - 1) is None
+    assert finisher._rank_search(1000) == _finish.CROSS_RANK_MAX
+    assert finisher._rank_search(_finish.CROSS_MIN - 1) is None
     finisher.rank_above = 30
     assert finisher._rank_search(100) == 50 and finisher._rank_search(100, grown) is None
 
@@ -973,7 +972,7 @@ def test_a_grown_face_is_crossed_over_only_up_to_a_quarter_of_its_size():
     act, _ = low_rank_active_set(0, 100, 30)
     alpha = act.alpha.copy()
     free = np.arange(100)
-    finisher = smo_module._Finisher(act, 1e-9)
+    finisher = _finish._Finisher(act, 1e-9)
     np.testing.assert_array_equal(finisher._cross(free, grown=True), free)
     np.testing.assert_array_equal(act.alpha, alpha)
     assert finisher.rank_above == 25
@@ -997,10 +996,10 @@ def test_the_crossover_on_a_polynomial_kernel_goes_to_a_vertex(seed, tiled):
     y = np.where(np.arange(N) < N // 2, 1.0, -1.0)
     alpha = C * (0.2 + 0.6 * rng.random(N))
     alpha[y < 0] *= alpha[y > 0].sum() / alpha[y < 0].sum()
-    act = smo_module._ActiveSet(Kx, y, -np.ones(N), np.full(N, C), alpha)
+    act = _solver._ActiveSet(Kx, y, -np.ones(N), np.full(N, C), alpha)
     act.two = False
     alpha0 = alpha.copy()
-    left = smo_module._Finisher(act, 1e-9)._cross(np.arange(N))
+    left = _finish._Finisher(act, 1e-9)._cross(np.arange(N))
     assert len(left) <= 20
     assert np.all((act.alpha >= 0) & (act.alpha <= C))
     assert y @ act.alpha == pytest.approx(0.0, abs=1e-9 * C * N)
@@ -1013,7 +1012,7 @@ def test_the_independent_rows_and_their_columns_form_a_regular_block():
     rng = np.random.default_rng(0)
     M = rng.standard_normal((4, 12))
     M = np.vstack([M, M[0] - 2.0 * M[2]])  # a dependent fifth row
-    rows, cols = smo_module._independent(M)
+    rows, cols = _finish._independent(M)
     assert len(rows) == len(cols) == 4
     assert np.linalg.cond(M[np.ix_(rows, cols)]) < 1e8
 
@@ -1031,8 +1030,8 @@ def test_the_crossover_moves_along_the_flat_directions_to_a_vertex(seed, rank):
     y, p = act.y_all, act.p
     alpha0 = act.alpha.copy()
     free = np.arange(n)
-    G = smo_module._low_rank(act, free, 30)
-    moved = smo_module._crossover(act, free, G, 1e-12)
+    G = _finish._low_rank(act, free, 30)
+    moved = _finish._crossover(act, free, G, 1e-12)
     alpha = act.alpha
     assert moved is not None
     left = np.flatnonzero((alpha > 0) & (alpha < C))
@@ -1043,7 +1042,7 @@ def test_the_crossover_moves_along_the_flat_directions_to_a_vertex(seed, rank):
     np.testing.assert_allclose(K @ (y * alpha), K @ (y * alpha0), atol=1e-9 * C * n)
     assert objective(K, y, p, alpha) < objective(K, y, p, alpha0)
     np.testing.assert_allclose(act.v, -y * (y * (K @ (y * alpha)) + p), atol=1e-9 * C * n)
-    assert smo_module._crossover(act, left, smo_module._low_rank(act, left, 30), 1e-9) is None
+    assert _finish._crossover(act, left, _finish._low_rank(act, left, 30), 1e-9) is None
 
 
 @pytest.mark.parametrize("kind", ["low_rank", "svr", "augmented"])
@@ -1056,7 +1055,7 @@ def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeyp
     tol = 1e-9
     alone = smo(Kx, y, p, C, tol=tol, finish=False, two_constraints=two)
     calls = []
-    crossover = smo_module._crossover
+    crossover = _finish._crossover
 
     def counting(*args):
         moved = crossover(*args)
@@ -1064,8 +1063,8 @@ def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeyp
         return moved
 
     force_the_finish(monkeypatch, 7)
-    monkeypatch.setattr(smo_module, "CROSS_MIN", 4)
-    monkeypatch.setattr(smo_module, "_crossover", counting)
+    monkeypatch.setattr(_finish, "CROSS_MIN", 4)
+    monkeypatch.setattr(_finish, "_crossover", counting)
     res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
     assert any(calls)
     assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol)
@@ -1083,7 +1082,7 @@ def test_the_crossover_of_grown_faces_ends_at_the_solution(monkeypatch, kind, se
     tol = 1e-9
     alone = smo(Kx, y, p, C, tol=tol, finish=False, two_constraints=two)
     shrunk = []
-    cross = smo_module._Finisher._cross
+    cross = _finish._Finisher._cross
 
     def counting(self, free, grown=False):
         left = cross(self, free, grown)
@@ -1092,8 +1091,8 @@ def test_the_crossover_of_grown_faces_ends_at_the_solution(monkeypatch, kind, se
         return left
 
     force_the_finish(monkeypatch, 7)
-    monkeypatch.setattr(smo_module, "CROSS_MIN", 4)
-    monkeypatch.setattr(smo_module._Finisher, "_cross", counting)
+    monkeypatch.setattr(_finish, "CROSS_MIN", 4)
+    monkeypatch.setattr(_finish._Finisher, "_cross", counting)
     res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
     assert any(shrunk)
     assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol)
@@ -1120,7 +1119,7 @@ def test_the_product_by_some_columns_is_the_product_by_the_full_matrix(kind):
     w = rng.standard_normal(4)
     dense = np.zeros(len(full))
     np.add.at(dense, index, w)
-    np.testing.assert_allclose(smo_module._columns_product(Kx, index, w), full @ dense, atol=1e-12)
+    np.testing.assert_allclose(_qmatrix._columns_product(Kx, index, w), full @ dense, atol=1e-12)
 
 
 @pytest.mark.parametrize("kind", ["array", "tiled", "augmented"])
@@ -1143,9 +1142,9 @@ def test_the_scores_from_the_nonzero_multipliers_are_the_scores_from_the_whole_m
     expected = -(full @ (y * alpha)) - y * p
     scale = np.abs(full) @ alpha + np.abs(p)
     np.testing.assert_allclose(
-        smo_module._scores(Kx, y, p, alpha), expected, rtol=0, atol=1e-12 * scale.max()
+        _qmatrix._scores(Kx, y, p, alpha), expected, rtol=0, atol=1e-12 * scale.max()
     )
-    abs_product = smo_module._abs_product(Kx, alpha)
+    abs_product = _qmatrix._abs_product(Kx, alpha)
     np.testing.assert_allclose(abs_product, np.abs(full) @ alpha, rtol=1e-12, atol=0)
 
 
@@ -1155,8 +1154,8 @@ def test_an_attempt_that_makes_progress_may_extend_its_limit():
     # or while it has lowered the objective at least as fast, per ns, as SMO's iterations since
     # the last attempt did.
     K, y = xor_problem(0, 20)
-    act = smo_module._ActiveSet(K, y, -np.ones(20), np.full(20, 1.0), np.zeros(20))
-    finisher = smo_module._Finisher(act, 1e-8)
+    act = _solver._ActiveSet(K, y, -np.ones(20), np.full(20, 1.0), np.zeros(20))
+    finisher = _finish._Finisher(act, 1e-8)
 
     def state(best, gain):
         finisher.allowance = finisher.limit = 10.0
@@ -1168,13 +1167,13 @@ def test_an_attempt_that_makes_progress_may_extend_its_limit():
     assert not finisher._over()  # within the limit
     finisher.cost = 11.0
     assert finisher._over()
-    for best, gain in [(smo_module.EXTEND_GAP, 0.0), (0.5, 0.55)]:  # either kind of progress
+    for best, gain in [(_finish.EXTEND_GAP, 0.0), (0.5, 0.55)]:  # either kind of progress
         state(best, gain)
-        for k in range(smo_module.EXTEND_MAX):
+        for k in range(_finish.EXTEND_MAX):
             assert not finisher._over() and finisher.limit == 10.0 * (k + 2)
             finisher.cost = finisher.limit + 1.0
             act.gain = gain * finisher.cost / 11.0  # the same rate
-        assert finisher._over() and finisher.extensions == smo_module.EXTEND_MAX
+        assert finisher._over() and finisher.extensions == _finish.EXTEND_MAX
 
 
 def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(monkeypatch):
@@ -1189,7 +1188,7 @@ def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(m
     X = (X - X.mean(0)) / X.std(0)
     K = (1.0 + X @ X.T) ** 3 + np.eye(300) / 1e4
     seen = []
-    attempt = smo_module._Finisher.attempt
+    attempt = _finish._Finisher.attempt
 
     def recording(self):
         before = self.allowance
@@ -1197,13 +1196,13 @@ def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(m
         seen.append((self.stalls, before, self.allowance))
         return violation
 
-    monkeypatch.setattr(smo_module._Finisher, "attempt", recording)
+    monkeypatch.setattr(_finish._Finisher, "attempt", recording)
     with pytest.warns(ConvergenceWarning, match="double precision"):
         res = smo(K, y, -np.ones(300), np.inf, tol=1e-8)
     assert not res.converged
     # the run ends after STALLS such attempts in a row, and none of them doubled the allowance
-    assert [stalls for stalls, _, _ in seen][-smo_module.STALLS :] == list(
-        range(1, smo_module.STALLS + 1)
+    assert [stalls for stalls, _, _ in seen][-_finish.STALLS :] == list(
+        range(1, _finish.STALLS + 1)
     )
     assert all(after == before for stalls, before, after in seen if stalls > 0)
 
@@ -1255,9 +1254,9 @@ def test_an_operator_with_only_the_documented_operations_gets_the_finish(monkeyp
     assert res.objective == pytest.approx(ref.objective, rel=1e-10)
     w = np.zeros(40)
     w[[3, 7]] = [0.5, 2.0]
-    np.testing.assert_allclose(smo_module._abs_product(_RowsOnly(K), w), np.abs(K) @ w)
+    np.testing.assert_allclose(_qmatrix._abs_product(_RowsOnly(K), w), np.abs(K) @ w)
     np.testing.assert_allclose(
-        smo_module._columns_product(_RowsOnly(K), np.array([3, 7, 3]), np.array([1.0, 2.0, 1.0])),
+        _qmatrix._columns_product(_RowsOnly(K), np.array([3, 7, 3]), np.array([1.0, 2.0, 1.0])),
         2.0 * K[3] + 2.0 * K[7],
     )
 
@@ -1279,7 +1278,7 @@ def test_smo_stops_where_its_own_v_and_v_afresh_disagree_at_the_round_off_level(
     assert not res.converged and res.n_iter < 10_000
     level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
     assert 1e-8 < level  # the tolerance is below what v can certify
-    assert res.violation <= smo_module.STALL_LEVELS * level
+    assert res.violation <= _finish.STALL_LEVELS * level
 
 
 def test_a_bordered_face_has_the_factor_of_its_larger_block():
@@ -1288,9 +1287,9 @@ def test_a_bordered_face_has_the_factor_of_its_larger_block():
     # unfixed (not added twice), and solves with the new factor solve the larger system.
     K, y = xor_problem(3, 30)
     K = K + 0.1 * np.eye(30)  # well conditioned, so that the comparison is to round-off
-    act = smo_module._ActiveSet(K, y, -np.ones(30), np.full(30, 10.0), np.zeros(30))
+    act = _solver._ActiveSet(K, y, -np.ones(30), np.full(30, 10.0), np.zeros(30))
     act.two = False  # one equality constraint
-    face = smo_module._Face(act, np.arange(0, 20, 2), eigh=False)
+    face = _finish._Face(act, np.arange(0, 20, 2), eigh=False)
     face.fix(np.array([1, 4]))  # variables 2 and 8
     face.extend(act, np.array([8, 21, 5]))
     free = face.free
@@ -1309,9 +1308,9 @@ def finisher_at_smo_point(K, y, p, C, alpha0, two, smo_tol):
     solution of SMO alone at 1e-10: for the primal-dual phase of the finish."""
     start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=two)
     alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=two)
-    act = smo_module._ActiveSet(K, y, p, np.full(len(y), C), start.alpha.copy())
+    act = _solver._ActiveSet(K, y, p, np.full(len(y), C), start.alpha.copy())
     act.two = two
-    finisher = smo_module._Finisher(act, 1e-9)
+    finisher = _finish._Finisher(act, 1e-9)
     finisher.allowance = np.inf
     finisher.start = act.gap(two)
     return act, finisher, alone
@@ -1338,11 +1337,11 @@ def test_the_primal_dual_phase_lands_on_the_solution_in_a_few_solves(monkeypatch
     # definition, SMO alone's objective), in the box and on the constraint.
     K, y, p, C, _, act, finisher, alone = primal_dual_from_smo("c", seed, 0.1)
     solves = []
-    newton = smo_module._Face.newton
+    newton = _finish._Face.newton
     monkeypatch.setattr(
-        smo_module._Face, "newton", lambda self, *a: solves.append(1) or newton(self, *a)
+        _finish._Face, "newton", lambda self, *a: solves.append(1) or newton(self, *a)
     )
-    violation = finisher._primal_dual(smo_module._free_set(act))
+    violation = finisher._primal_dual(_finish._free_set(act))
     assert violation is not None and violation <= 1e-9
     assert 1 <= len(solves) <= 6
     alpha = act.alpha
@@ -1357,9 +1356,9 @@ def test_the_primal_dual_rounds_share_one_factor(monkeypatch, seed):
     # Faces factored by Cholesky (EIGH_MAX = 0): the variables a round sends to their bounds are
     # fixed on its factor and those it frees border it, so the whole phase factors one face,
     # and lands where factoring each round's face anew (FIXED_MAX = -1) lands.
-    monkeypatch.setattr(smo_module, "EIGH_MAX", 0)
+    monkeypatch.setattr(_finish, "EIGH_MAX", 0)
     counts = {"faces": 0, "solves": 0}
-    init, newton = smo_module._Face.__init__, smo_module._Face.newton
+    init, newton = _finish._Face.__init__, _finish._Face.newton
 
     def counted_init(self, *args):
         counts["faces"] += 1
@@ -1369,14 +1368,14 @@ def test_the_primal_dual_rounds_share_one_factor(monkeypatch, seed):
         counts["solves"] += 1
         return newton(self, *args)
 
-    monkeypatch.setattr(smo_module._Face, "__init__", counted_init)
-    monkeypatch.setattr(smo_module._Face, "newton", counted_newton)
+    monkeypatch.setattr(_finish._Face, "__init__", counted_init)
+    monkeypatch.setattr(_finish._Face, "newton", counted_newton)
     ends = []
-    for fixed_max in (smo_module.FIXED_MAX, -1):
-        monkeypatch.setattr(smo_module, "FIXED_MAX", fixed_max)
+    for fixed_max in (_finish.FIXED_MAX, -1):
+        monkeypatch.setattr(_finish, "FIXED_MAX", fixed_max)
         counts.update(faces=0, solves=0)
         K, y, p, _, _, act, finisher, alone = primal_dual_from_smo("c", seed, 0.1)
-        violation = finisher._primal_dual(smo_module._free_set(act))
+        violation = finisher._primal_dual(_finish._free_set(act))
         assert violation is not None and violation <= 1e-9
         assert objective(K, y, p, act.alpha) == pytest.approx(alone.objective, rel=1e-10)
         ends.append((counts["faces"], counts["solves"]))
@@ -1390,7 +1389,7 @@ def test_a_primal_dual_phase_that_gives_up_puts_the_starting_point_back():
     # freed in every round): the phase gives up and leaves alpha and v exactly as it found them.
     *_, act, finisher, _ = primal_dual_from_smo("nu", 0, 1e-2)
     alpha, v = act.alpha.copy(), act.v.copy()
-    assert finisher._primal_dual(smo_module._free_set(act)) is None
+    assert finisher._primal_dual(_finish._free_set(act)) is None
     np.testing.assert_array_equal(act.alpha, alpha)
     np.testing.assert_array_equal(act.v, v)
     assert finisher.cost == 0.0  # and leaves the attempt's budget to the primal method
@@ -1401,11 +1400,11 @@ def test_a_primal_dual_step_along_a_null_direction_is_hopeless_and_skipped(monke
     # ends the phase at once, and the next 2, then 4, attempts skip it.
     *_, act, finisher, _ = primal_dual_from_smo("c", 0, 0.1)
     monkeypatch.setattr(
-        smo_module._Face, "newton", lambda self, vF, tol, c=None: (1e20 * np.ones(len(vF)), None)
+        _finish._Face, "newton", lambda self, vF, *_: (1e20 * np.ones(len(vF)), None)
     )
     alpha = act.alpha.copy()
     for hopeless in (1, 2):
-        assert finisher._primal_dual(smo_module._free_set(act)) is None
+        assert finisher._primal_dual(_finish._free_set(act)) is None
         assert finisher.hopeless == hopeless and finisher.skip == 2**hopeless
         np.testing.assert_array_equal(act.alpha, alpha)
 
@@ -1418,10 +1417,10 @@ def test_a_face_solve_meets_inhomogeneous_constraints(prox):
     # that of the proximal objective (in one solve: not the unshifted system's solution), by
     # Cholesky and by eigh alike. The second value is K_FF e, without the shift.
     K, y = random_problem(4, 60)
-    act = smo_module._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5))
+    act = _solver._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5))
     act.two = True
     free = np.arange(0, 60, 2)
-    face = smo_module._Face(act, free, eigh=False, prox=prox)
+    face = _finish._Face(act, free, eigh=False, prox=prox)
     c = np.array([0.3, -0.7])
     vF = np.random.default_rng(0).standard_normal(len(free))
     e, Ke = face.newton(vF, 1e-12, c)
@@ -1434,7 +1433,7 @@ def test_a_face_solve_meets_inhomogeneous_constraints(prox):
     np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
     if prox:
         assert np.ptp((vF - KFF @ e)[pos]) > 1e-4
-        e_eigh, _ = smo_module._Face(act, free, eigh=True, prox=prox).newton(vF, 1e-12, c)
+        e_eigh, _ = _finish._Face(act, free, eigh=True, prox=prox).newton(vF, 1e-12, c)
         np.testing.assert_allclose(e_eigh, e, atol=1e-9)
 
 
@@ -1443,20 +1442,20 @@ def test_the_violators_and_by_how_much():
     # group (the mean of v on the face's free variables) by more than the tolerance; the
     # amounts are those distances.
     y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
-    act = smo_module._ActiveSet(np.eye(6), y, -np.ones(6), np.full(6, 2.0), np.zeros(6))
+    act = _solver._ActiveSet(np.eye(6), y, -np.ones(6), np.full(6, 2.0), np.zeros(6))
     act.two = False
     act.alpha[:] = [1.0, 0.0, 2.0, 0.0, 2.0, 1.0]  # 0 and 5 free
     act.v = np.array([0.5, 0.9, 0.45, 0.2, 0.1, 0.3])  # threshold 0.4
-    bad, amounts = smo_module._violators(act, np.array([0, 5]), 0.05, amounts=True)
+    bad, amounts = _finish._violators(act, np.array([0, 5]), 0.05, amounts=True)
     # 1: y = +1 at 0, in I_up: 0.9 - 0.4; 2: y = -1 at C, in I_up: 0.45 - 0.4 (within tol);
     # 3: y = -1 at 0, in I_low: 0.4 - 0.2; 4: y = +1 at C, in I_low: 0.4 - 0.1
     assert bad.tolist() == [1, 3, 4]
     np.testing.assert_allclose(amounts, [0.5, 0.2, 0.3])
-    np.testing.assert_array_equal(smo_module._violators(act, np.array([0, 5]), 0.05), bad)
+    np.testing.assert_array_equal(_finish._violators(act, np.array([0, 5]), 0.05), bad)
     # other scores in place of the active set's (those of the proximal objective)
     v = act.v.copy()
     v[3], v[5] = 0.38, 0.26  # threshold 0.38: 3 is on it, 2 is 0.07 above it
-    assert smo_module._violators(act, np.array([0, 5]), 0.05, v=v).tolist() == [1, 2, 4]
+    assert _finish._violators(act, np.array([0, 5]), 0.05, v=v).tolist() == [1, 2, 4]
     assert act.v[3] == 0.2  # (act's own scores untouched)
 
 
@@ -1466,18 +1465,18 @@ def test_the_spread_of_a_face_is_that_of_its_pivots():
     # 1 / ((K + mu I)^-1)_33 over K_11 + mu; None for a face factored by eigh.
     y = np.array([1.0, -1.0, 1.0])
     K = np.diag([2.0, 2.0, 2.0])
-    act = smo_module._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
+    act = _solver._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
     act.two = False
     free = np.arange(3)
-    assert smo_module._Face(act, free, eigh=False).spread == pytest.approx(1.0)
-    assert smo_module._Face(act, free, eigh=True).spread is None
+    assert _finish._Face(act, free, eigh=False).spread == pytest.approx(1.0)
+    assert _finish._Face(act, free, eigh=True).spread is None
     u = np.array([1.0, 1.0, 1.0]) / np.sqrt(3.0)
     K = np.eye(3) - (1.0 - 1e-8) * np.outer(u, u)  # eigenvalues 1, 1 and 1e-8
-    act = smo_module._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
+    act = _solver._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
     act.two = False
     mu = 1e-10 * K[0, 0]
     last = 1.0 / ((1.0 / 3.0) / (1e-8 + mu) + (2.0 / 3.0) / (1.0 + mu))
-    spread = smo_module._Face(act, free, eigh=False).spread
+    spread = _finish._Face(act, free, eigh=False).spread
     assert spread == pytest.approx(last / (K[0, 0] + mu), rel=1e-6)
 
 
@@ -1504,18 +1503,18 @@ def test_proximal_guesses_land_where_exact_guesses_give_up(monkeypatch):
     # back); the proximal guesses land on SMO alone's solution, in the box, on both class sums.
     # (Faces factored by Cholesky, as the finish factors a face found to be of full rank: the
     # pivots of the factor tell an ill-conditioned face.)
-    monkeypatch.setattr(smo_module, "EIGH_MAX", 0)
+    monkeypatch.setattr(_finish, "EIGH_MAX", 0)
     # no face sends enough out, or none is ill-conditioned
     for exact_only, value in (("PROX_SWITCH", np.inf), ("PROX_SPREAD", 0.0)):
         with monkeypatch.context() as patch:
-            patch.setattr(smo_module, exact_only, value)
+            patch.setattr(_finish, exact_only, value)
             *_, act, finisher, _ = wide_gaussian_nu(0, 150, 1e-3)
             start = act.alpha.copy()
-            assert finisher._primal_dual(smo_module._free_set(act)) is None
+            assert finisher._primal_dual(_finish._free_set(act)) is None
             np.testing.assert_array_equal(act.alpha, start)
     K, y, p, C, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
     sums = [act.alpha[y > 0].sum(), act.alpha[y < 0].sum()]
-    violation = finisher._primal_dual(smo_module._free_set(act))
+    violation = finisher._primal_dual(_finish._free_set(act))
     assert violation is not None and violation <= 1e-9
     alpha = act.alpha
     assert np.all(alpha >= 0.0) and np.all(alpha <= C)
@@ -1528,9 +1527,9 @@ def test_proximal_guesses_converge_with_a_fixed_mu(monkeypatch):
     # With mu fixed (PROX_DECAY = 1) the phase is the proximal point method: the solution of each
     # proximal problem becomes the next centre, and the points converge to the solution itself,
     # not to the minimiser of F + mu/2 |alpha - z|^2 for the first centre (about 1e-8 off here).
-    monkeypatch.setattr(smo_module, "PROX_DECAY", 1.0)
-    monkeypatch.setattr(smo_module, "EIGH_MAX", 0)
+    monkeypatch.setattr(_finish, "PROX_DECAY", 1.0)
+    monkeypatch.setattr(_finish, "EIGH_MAX", 0)
     K, y, p, _, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
-    violation = finisher._primal_dual(smo_module._free_set(act))
+    violation = finisher._primal_dual(_finish._free_set(act))
     assert violation is not None and violation <= 1e-9
     assert objective(K, y, p, act.alpha) == pytest.approx(alone.objective, rel=1e-9)
