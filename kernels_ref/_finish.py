@@ -29,8 +29,6 @@ class Mechanisms:
     ----------
     primal_dual : bool
         The primal-dual guesses that start an attempt (:meth:`_Finisher._primal_dual`).
-    proximal : bool
-        Their proximal variant on an ill-conditioned face.
     crossover : bool
         The crossover of SMO's free set to a vertex on a low-rank face (:func:`_crossover`).
     crossover_grown : bool
@@ -38,8 +36,6 @@ class Mechanisms:
     border : bool
         Bordering a factored face with the variables released, and sharing the factor between
         primal-dual rounds, instead of factoring anew (:meth:`_Face.extend`).
-    projected_step : bool
-        The projected step of :func:`_face_step`, beside the step to the first bound.
     extensions : bool
         The allowances added to an attempt that makes progress (:meth:`_Finisher._over`).
     eigh_faces : bool
@@ -52,16 +48,13 @@ class Mechanisms:
     """
 
     primal_dual: bool = True
-    proximal: bool = True
     crossover: bool = True
     crossover_grown: bool = True
     border: bool = True
-    projected_step: bool = True
     extensions: bool = True
     eigh_faces: bool = True
     near_level_wait: bool = True
     refine: bool = True
-
 
 
 #: The cost model of the finish, in nanoseconds (measured with one BLAS thread on a 2-core
@@ -95,22 +88,6 @@ FIXED_MAX = 64
 #: Rounds of the primal-dual phase of an attempt (:meth:`_Finisher._primal_dual`), and
 #: rounds in a row without a new fewest number of changes of its guess before it gives up.
 PDAS_MAX, PDAS_PATIENCE = 30, 3
-
-
-#: Proximal guesses (:meth:`_Finisher._primal_dual`): a round that sends more than PROX_SWITCH
-#: of its face out of the box turns the phase to the proximal objective
-#: :math:`F(\alpha) + \tfrac{\mu}{2}\|\alpha - z\|^2`, from SMO's point, with
-#: :math:`\mu` = PROX_START times the largest :math:`K_{tt}`; at each of its solutions
-#: :math:`z` moves there and :math:`\mu` is divided by PROX_DECAY, down to PROX_END times the
-#: largest :math:`K_{tt}`, below which the faces are solved exactly again.
-PROX_SWITCH, PROX_START, PROX_DECAY, PROX_END = 0.25, 1e-6, 10.0, 1e-9
-
-
-#: A face is ill-conditioned when the smallest pivot of its Cholesky factor is below
-#: PROX_SPREAD times the largest (:meth:`_Face._spread`): 1e-9 to 4e-6 on the faces of nu-SVMs
-#: with a Gaussian of width 3 whose guesses cycle, 6e-5 to 2e-2 on those of the C-SVMs of
-#: ``benchmarks/svm.py`` whose guesses were wild only because SMO's point was far.
-PROX_SPREAD = 1e-5
 
 
 #: A primal-dual step longer than PDAS_FAR times the largest multiplier or bound went along a
@@ -198,6 +175,9 @@ class _Finisher:
         self.allowance = max(2.0 * self._entry_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
         self.cost = self.limit = 0.0  # the attempt's cost so far and its limit, in ns
         self.extensions = 0  # allowances added to the limit for the attempt's progress
+        self.start = self.best = np.inf  # the attempt's violation m - M at its start, its best
+        self.gain = 0.0  # the objective's decrease by the attempt's steps (:func:`_face_step`)
+        self.smo_gain = 0.0  # the objective's decrease by SMO since the last attempt
         self.progress = False  # the primal-dual phase's last round reached a new low
         self.hopeless = 0  # primal-dual phases that ended on a step along a null direction
         self.skip = 0  # attempts that skip the primal-dual phase
@@ -224,7 +204,7 @@ class _Finisher:
         """
         if self.cost <= self.limit:
             return False
-        faster = self.act.gain * self.smo_cost >= self.smo_gain * self.cost
+        faster = self.gain * self.smo_cost >= self.smo_gain * self.cost
         progress = self.best <= EXTEND_GAP * self.start or faster or self.progress
         if self.on.extensions and self.extensions < EXTEND_MAX and progress:
             self.limit += self.allowance
@@ -351,157 +331,134 @@ class _Finisher:
         Each round minimises the objective on the face of the free set ``free`` with every
         other variable at its bound (:meth:`_Face.newton`), takes the whole step, and makes
         the next guess: a free variable that left the box goes to the bound it passed, and a
-        variable at a bound on the wrong side of the face's threshold is freed. Where the
-        primal method of :meth:`attempt` changes one variable per round, this one changes as
-        many as the guess says. Its points leave the box and need not lower the objective,
-        and it may cycle. While the number of changes reaches new lows, a variable is freed
-        when it is on the wrong side by more than the round-off level of v (freeing the many
-        that are by little keeps the faces large and the method converging); after
-        PDAS_PATIENCE rounds without a new low, only by more than tol / 2, and the faces
-        shrink. A point in the box is certified with v afresh. The rounds share a factor
-        where they can (:meth:`_next_face`): a round that changes k of f variables then costs
-        O(f^2 k) where factoring the new face costs f^3 / 3.
+        variable at a bound on the wrong side of the face's threshold is freed
+        (:class:`_Stretch` says by how much). Where the primal method of :meth:`attempt`
+        changes one variable per round, this one changes as many as the guess says. Its points
+        leave the box and need not lower the objective, and it may cycle. A point in the box
+        is certified with v afresh. The rounds share a factor where they can
+        (:meth:`_next_face`): a round that changes k of f variables then costs O(f^2 k) where
+        factoring the new face costs f^3 / 3.
 
-        On an ill-conditioned face (a wide Gaussian kernel: eigenvalues of :math:`K_{FF}` from
-        1e2 down to 1e-9) the exact step runs far along the directions of little curvature and
-        sends much of the face out of the box, and the guesses cycle. A round that sends more
-        than PROX_SWITCH of an ill-conditioned face out (pivots of its factor spread beyond
-        PROX_SPREAD; on a better-conditioned face that only says that SMO's point was far)
-        turns the phase proximal (Rockafellar 1976): from the start again, its guesses are
-        those of the objective :math:`F(\alpha) + \tfrac{\mu}{2}\|\alpha - z\|^2`, with
-        :math:`z` the start, whose faces are solved with :math:`K_{FF} + \mu I` (condition at
-        most :math:`\max_t K_{tt} / \mu`), and whose solution, when its guess repeats, lowers
-        :math:`F`. There :math:`z` moves to it, :math:`\mu` is divided by PROX_DECAY, and below
-        PROX_END the faces are solved exactly again.
-
-        Returns the violation m - M (v afresh) of the point it ends at, in the box and with an
-        objective no higher than at the start; or None, with the starting point put back,
-        when it gave up (after PDAS_MAX rounds, a second stretch without a new low, or when
-        the attempt's budget runs out).
+        The phase has its own budget, one allowance (and extensions while it progresses), so
+        that a phase that gives up leaves the attempt's budget to the primal method. Returns
+        the violation m - M (v afresh) of the point it ends at, in the box and with an
+        objective below the start's; or None, with the starting point put back, when it gave
+        up (after PDAS_MAX rounds, a second stretch without a new low, a hopeless guess, or
+        when its budget runs out).
         """
-        act, tol = self.act, self.tol
-        alpha, y, C = act.alpha, act.y_all, act.C_all
-        start_alpha, start_v, start_objective = alpha.copy(), act.v.copy(), act.objective()
-        groups = _groups(act) or []
-        roundoff = self._roundoff()
-        # a stretch of guesses starts with no fewest number of changes and no least excess of
-        # a point over the box so far, and frees at the round-off level of v
-        stretch = np.inf, 0, np.inf, roundoff, False
-        fewest, waited, least, threshold, endgame = stretch
-        moved, kept = None, None  # kept: the last point in the box
-        # its own budget, one allowance (and extensions while it progresses): a phase that
-        # gives up leaves the attempt's budget to the primal method
+        act = self.act
+        start_alpha, start_v = act.alpha.copy(), act.v.copy()
         budget = self.cost, self.limit, self.extensions
         self.cost, self.limit, self.extensions = 0.0, self.allowance, 0
-        finite = C[C < np.inf]
-        scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
-        face = None
-        mu, center, start_free, used = 0.0, None, free, False
-        for _ in range(PDAS_MAX):
-            f = len(free)
-            cost = self._round_cost(f) + ROWS_NS * act.n * f
-            cost += self._face_cost(f) if face is None else 0.0
-            self.cost += cost
-            if f == 0 or self._over():  # (a round not made is not charged)
-                self.cost -= cost
-                break
-            if face is None:
-                try:
-                    face = _Face(act, free, self._eigh(f), mu)
-                except np.linalg.LinAlgError:
-                    break
-            # the constraints' right-hand sides: minus the moves to the bounds of each group
-            c = None if moved is None else np.array([m for m, g in moved if np.any(g[face.free])])
-            vF = act.v[face.free]
-            if center is not None:
-                vF = vF + mu * y[face.free] * (center[face.free] - alpha[face.free])
-            e, _ = face.newton(vF, tol, c, self._refine())
-            ill = face.spread is not None and face.spread < PROX_SPREAD
-            if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
-                self._hopeless()
-                break
-            e = e[~face.fixed]  # (0 on the fixed variables)
-            alpha[free] += y[free] * e
-            act.v -= _columns_product(act.K, free, e)
-            _balance_extras(act, float(e.sum()))
-            beyond = np.maximum(-alpha[free], alpha[free] - C[free])  # > 0: out of the box
-            outside = beyond > 0.0
-            excess = float(beyond.max())
-            if excess > PDAS_GROWTH * least:  # the steps grow: the guesses diverge
-                break
-            if excess > 0.0:
-                least = min(least, excess)
-            inside = not np.any(outside)
-            if inside:  # a point of the box: v afresh, to decide whether it is the solution
-                act.reset()
-                self.cost += self._fresh_cost()
-                violation = act.gap(act.two)
-            vp = None if center is None else act.v + mu * y * (center - alpha)
-            released, wrong = _violators(act, free, threshold, amounts=True, v=vp)
-            if inside and act.objective() <= start_objective:
-                kept = alpha.copy(), act.v.copy(), violation
-                if violation <= tol:
-                    break
-                if not np.any(wrong > max(0.5 * tol, roundoff)):
-                    if center is None:
-                        break
-                    # a solution of the proximal problem: the next centre, and a smaller mu
-                    center, mu, face = alpha.copy(), mu / PROX_DECAY, None
-                    if mu < PROX_END * act.kmax:
-                        mu, center = 0.0, None
-                    fewest, waited, least, threshold, endgame = stretch
-                    released, wrong = _violators(act, free, threshold, amounts=True)
-            changes = np.count_nonzero(outside) + len(released)
-            ill = ill and self.on.proximal
-            if ill and center is None and not used and np.count_nonzero(outside) > PROX_SWITCH * f:
-                # an ill-conditioned face: proximal guesses, from the start
-                used, mu, center, moved, face = True, PROX_START * act.kmax, start_alpha, None, None
-                alpha[:] = start_alpha
-                act.refresh(start_v.copy())
-                free = start_free
-                fewest, waited, least, threshold, endgame = stretch
-                continue
-            if changes > PDAS_WILD * f + 64:  # a guess far off the face it came from: hopeless
-                self._hopeless()
-                break
-            if changes < fewest:
-                fewest, waited, self.progress = changes, 0, True
-            else:
-                self.progress = False
-                waited += 1
-                if waited > PDAS_PATIENCE:
-                    if endgame:
-                        break
-                    threshold, endgame, fewest, waited = max(0.5 * tol, roundoff), True, np.inf, 0
-                    released = released[wrong > threshold]
-            # the variables that left the box go to the bound they passed; the next face's
-            # free variables make up for their move in the equality constraints (c)
-            jump = free[outside]
-            bound = np.where(alpha[jump] > C[jump], C[jump], 0.0)
-            jumped = y[jump] * (bound - alpha[jump])
-            alpha[jump] = bound
-            act.v -= _columns_product(act.K, jump, jumped)
-            _balance_extras(act, float(jumped.sum()))
-            free = np.union1d(free[~outside], released)
-            if any(np.any(g[jump]) and not np.any(g[free]) for g in groups):
-                break  # a constraint with no free variable left to make up for the jumps
-            self.cost += ROWS_NS * act.n * len(jump)
-            face = self._next_face(face, free, np.flatnonzero(outside), released)
-            if face is not None:  # the same variables, in the order of the face
-                free = face.free[~face.fixed]
-            moved = [(-jumped[g[jump]].sum(), g) for g in groups]
+        kept = self._guesses(free, act.objective())
         self.progress = False
         if kept is None or not kept[2] < self.start:  # (no point that improves on the start)
             self.cost, self.limit, self.extensions = budget
-            alpha[:] = start_alpha
+            act.alpha[:] = start_alpha
             act.refresh(start_v)
             return None
         self.cost += budget[0]
         self.limit, self.extensions = budget[1:]
-        alpha[:] = kept[0]
-        act.refresh(kept[1])
-        act.fresh = True
+        act.alpha[:] = kept[0]
+        act.refresh(kept[1], fresh=True)
         return kept[2]
+
+    def _guesses(self, free, start_objective):
+        """The rounds of :meth:`_primal_dual` from the free set ``free``: the last point in the
+        box whose objective is at most ``start_objective``, as (alpha, v, m - M), or None."""
+        act, tol = self.act, self.tol
+        alpha, C = act.alpha, act.C_all
+        groups = _groups(act) or []
+        stretch = _Stretch(self._roundoff(), tol)
+        finite = C[C < np.inf]
+        scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
+        face, moved, kept = None, None, None
+        for _ in range(PDAS_MAX):
+            f = len(free)
+            if f == 0 or not self._charge_round(f, face is None):
+                break
+            if face is None:
+                try:
+                    face = _Face(act, free, self._eigh(f))
+                except np.linalg.LinAlgError:
+                    break
+            # the constraints' right-hand sides: minus the moves to the bounds of each group
+            c = None if moved is None else np.array([m for m, g in moved if np.any(g[face.free])])
+            e, _ = face.newton(act.v[face.free], tol, c, self._refine())
+            if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
+                self._hopeless()
+                break
+            outside, excess = self._whole_step(free, e[~face.fixed])  # (e = 0 if fixed)
+            if stretch.diverges(excess):
+                break
+            inside = not np.any(outside)
+            violation = self._afresh() if inside else None
+            released, wrong = _violators(act, free, stretch.threshold, amounts=True)
+            if inside and act.objective() <= start_objective:
+                kept = alpha.copy(), act.v.copy(), violation
+                if violation <= tol or not np.any(wrong > stretch.last):
+                    break
+            changes = np.count_nonzero(outside) + len(released)
+            if changes > PDAS_WILD * f + 64:  # a guess far off the face it came from: hopeless
+                self._hopeless()
+                break
+            verdict = stretch.count(changes)
+            self.progress = verdict == "new low"
+            if verdict == "give up":
+                break
+            if verdict == "tighten":
+                released = released[wrong > stretch.threshold]
+            jump = free[outside]
+            jumped = self._jump(jump)
+            free = np.union1d(free[~outside], released)
+            if any(np.any(g[jump]) and not np.any(g[free]) for g in groups):
+                break  # a constraint with no free variable left to make up for the jumps
+            face = self._next_face(face, free, np.flatnonzero(outside), released)
+            if face is not None:  # the same variables, in the order of the face
+                free = face.free[~face.fixed]
+            moved = [(-jumped[g[jump]].sum(), g) for g in groups]
+        return kept
+
+    def _charge_round(self, f, factor):
+        """Charge a primal-dual round on a face of f variables (and its factorisation), unless
+        the budget is spent: then nothing is charged and False is returned."""
+        cost = self._round_cost(f) + ROWS_NS * self.act.n * f
+        cost += self._face_cost(f) if factor else 0.0
+        self.cost += cost
+        if self._over():
+            self.cost -= cost
+            return False
+        return True
+
+    def _whole_step(self, free, e):
+        """Move the variables ``free`` by ``y * e``, wherever that leaves them: which are out of
+        the box, and by how much the farthest is (0 inside)."""
+        act = self.act
+        alpha, y, C = act.alpha, act.y_all, act.C_all
+        alpha[free] += y[free] * e
+        act.moved(None, _columns_product(act.K, free, e))
+        _balance_extras(act, float(e.sum()))
+        beyond = np.maximum(-alpha[free], alpha[free] - C[free])  # > 0: out of the box
+        return beyond > 0.0, float(beyond.max())
+
+    def _jump(self, jump):
+        """Send the variables ``jump``, out of the box, to the bound they passed; return their
+        moves times y (the next face's free variables make up for them in the constraints)."""
+        act = self.act
+        alpha, y, C = act.alpha, act.y_all, act.C_all
+        bound = np.where(alpha[jump] > C[jump], C[jump], 0.0)
+        jumped = y[jump] * (bound - alpha[jump])
+        alpha[jump] = bound
+        act.moved(None, _columns_product(act.K, jump, jumped))
+        _balance_extras(act, float(jumped.sum()))
+        self.cost += ROWS_NS * act.n * len(jump)
+        return jumped
+
+    def _afresh(self):
+        """v afresh at the point of ``act`` (its cost counted), and m - M from it."""
+        self.act.reset()
+        self.cost += self._fresh_cost()
+        return self.act.gap(self.act.two)
 
     def _next_face(self, face, free, jumped, released):
         r"""The face of the next primal-dual round, or None to factor ``free`` anew (also when
@@ -545,7 +502,7 @@ class _Finisher:
         """One attempt from the point of ``act`` (every variable active, v fresh); return the
         violation m - M of the point it leaves there (v recomputed afresh)."""
         act, tol = self.act, self.tol
-        self.cost, self.limit, self.extensions, act.gain = 0.0, self.allowance, 0, 0.0
+        self.cost, self.limit, self.extensions, self.gain = 0.0, self.allowance, 0, 0.0
         free, face, roundoff, stalled = _free_set(act), None, None, False
         first = True
         fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()  # the last point with v afresh
@@ -588,7 +545,8 @@ class _Finisher:
             if self._over():
                 break
             e, Ke = face.newton(act.v[face.free], tol, steps=self._refine())
-            step = _face_step(act, face, e, Ke, self.on.projected_step)
+            step, gain = _face_step(act, face, e, Ke)
+            self.gain += gain
             if step is None:  # no descent, or unbounded along e (SMO will prove it)
                 break
             if step:  # variables fixed at their bound: the face shrinks
@@ -652,26 +610,56 @@ class _Finisher:
         return violation
 
 
-def _face_step(act, face, e, Ke, projected=True):
-    r"""Move the free variables of ``face`` along the face's minimiser ``e``; fix those that
-    meet a bound. Returns whether any did (the face shrank), or None when there is no step.
+class _Stretch:
+    """A stretch of primal-dual guesses (:meth:`_Finisher._guesses`): while the number of
+    changes of a guess reaches new lows, a bounded variable is freed when it violates its
+    condition by more than the round-off level of v (freeing the many that do by little keeps
+    the faces large and the guesses converging); after PDAS_PATIENCE rounds without a new low,
+    only by more than ``last`` = max(tol / 2, that level), and the faces shrink; after as many
+    again, the phase gives up. The steps that leave the box by more than PDAS_GROWTH times
+    the least excess so far diverge."""
 
-    Two candidates, and the one with the lower objective is taken:
+    def __init__(self, roundoff, tol):
+        self.threshold = roundoff  # a bounded variable that violates by more is freed
+        self.last = max(0.5 * tol, roundoff)  # the threshold of the last stretch
+        self.fewest = np.inf  # the fewest changes of a guess so far
+        self.waited = 0  # rounds since then
+        self.least = np.inf  # the least excess of a point over the box so far
+        self.endgame = False  # in the last stretch
 
-    - the step to the minimiser along :math:`e`, :math:`t^* = v_F^\top e / e^\top K_{FF} e`,
-      stopped at the first bound met (one variable fixed);
-    - the projected step: the point of the box and of the equality constraints nearest to
-      :math:`se` (:func:`_projection`), with :math:`s = t^*` or, when every variable meets its
-      bound before :math:`t^*` (a direction of little curvature, as on a low-rank face), the
-      step at which the last one does: it fixes every variable it clips at once, where the
-      first step fixes one per face (Bertsekas' projected Newton step).
-    """
+    def diverges(self, excess):
+        """Whether a step that leaves the box by ``excess`` (0 inside) shows divergence."""
+        if excess > PDAS_GROWTH * self.least:
+            return True
+        if excess > 0.0:
+            self.least = min(self.least, excess)
+        return False
+
+    def count(self, changes):
+        """Count a guess of ``changes`` changes: "new low", "wait", "tighten" (the last
+        stretch begins: free only by more than ``last``) or "give up"."""
+        if changes < self.fewest:
+            self.fewest, self.waited = changes, 0
+            return "new low"
+        self.waited += 1
+        if self.waited <= PDAS_PATIENCE:
+            return "wait"
+        if self.endgame:
+            return "give up"
+        self.threshold, self.endgame, self.fewest, self.waited = self.last, True, np.inf, 0
+        return "tighten"
+
+
+def _face_step(act, face, e, Ke):
+    r"""Move the free variables of ``face`` along the face's minimiser ``e`` to the minimiser
+    along :math:`e`, :math:`t^* = v_F^\top e / e^\top K_{FF} e`, or to the first bound met
+    before it, and fix the variables that meet a bound there. Returns whether any did (the
+    face shrank; None when there is no step) and the decrease of the objective."""
     alpha, C, y = act.alpha, act.C_all, act.y_all
     index, vF = face.free, act.v[face.free]
     descent, curvature = float(vF @ e), float(e @ Ke)  # -g^T d and d^T Q d
     if not descent > 0.0:
-        return None
-    act.fresh = False  # alpha moves below, and v with it by updates
+        return None, 0.0
     d = y[index] * e
     end = np.where(d > 0.0, C[index], 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -679,39 +667,14 @@ def _face_step(act, face, e, Ke, projected=True):
     t_line = descent / curvature if curvature > 0.0 else np.inf
     t = min(float(ratio.min()), t_line)
     if not t < np.inf:
-        return None
+        return None, 0.0
     blocked = (ratio == t) & (t < t_line)
-    if projected and np.any(blocked):
-        # the box in the variables e: alpha + y e in [0, C]; fixed variables do not move
-        lo = np.where(y[index] > 0, -alpha[index], alpha[index] - C[index])
-        hi = np.where(y[index] > 0, C[index] - alpha[index], alpha[index])
-        lo[face.fixed] = hi[face.fixed] = 0.0
-        live = face.rows[:, ~face.fixed].any(axis=1)
-        # the projection of s e, s the minimiser along e or, before it, the last bound met
-        last = float(np.max(ratio, where=ratio < np.inf, initial=t))
-        p = _projection(min(t_line, last) * e, lo, hi, live, face)
-        Kp = face.KFF @ p
-        # a target far beyond the box (a null direction of K_FF) is clipped in a precision
-        # that the constraints cannot afford: the projection must keep them to round-off
-        kept = np.max(np.abs(face.rows[live] @ p), initial=0.0) <= 1e-12 * float(np.abs(p).sum())
-        change = -float(vF @ p) + 0.5 * float(p @ Kp)  # of the objective, against the line step
-        if kept and change < -t * descent + 0.5 * t * t * curvature:
-            act.gain -= change
-            clipped = ((p == lo) | (p == hi)) & ~face.fixed
-            new = alpha[index] + y[index] * p
-            bound = np.where((p == hi) == (y[index] > 0), C[index], 0.0)
-            alpha[index] = np.clip(np.where(clipped, bound, new), 0.0, C[index])
-            _balance_extras(act, float(p.sum()))
-            act.v[index] -= Kp
-            face.fix(np.flatnonzero(clipped))
-            return True
     alpha[index] = np.clip(np.where(blocked, end, alpha[index] + t * d), 0.0, C[index])
-    act.gain += t * descent - 0.5 * t * t * curvature
     _balance_extras(act, t * float(e.sum()))
-    act.v[index] -= t * Ke
+    act.moved(index, t * Ke)
     if np.any(blocked):
         face.fix(np.flatnonzero(blocked))
-    return bool(np.any(blocked))
+    return bool(np.any(blocked)), t * descent - 0.5 * t * t * curvature
 
 
 #: The crossover of the finish (:func:`_crossover`): faces of at least CROSS_MIN variables whose
@@ -829,8 +792,7 @@ def _crossover(act, free, G, tol):
     at_hi = done & ((e == hi) == (yF > 0))
     alpha[free] = np.clip(np.where(done, np.where(at_hi, CF, 0.0), new), 0.0, CF)
     _balance_extras(act, float(e.sum()))
-    act.fresh = False
-    act.v -= Ke
+    act.moved(None, Ke)
     return done
 
 
@@ -861,60 +823,6 @@ def _balance_extras(act, moved):
         alpha[-2], alpha[-1] = max(s, 0.0), max(-s, 0.0)
 
 
-def _projection(target, lo, hi, live, face):
-    r"""The point :math:`e` of :math:`\{lo \le e \le hi,\ a^\top e = 0\}` (the live
-    constraint rows ``a`` of ``face``, 0/1 on disjoint groups) nearest to ``target``:
-    :math:`e = \mathrm{clip}(\text{target} - s_g, lo, hi)` on each group :math:`g`, with
-    the shift :math:`s_g` that meets its constraint (:func:`_shift`)."""
-    e = np.clip(target, lo, hi)
-    for row in face.rows[live].astype(bool):
-        moving = row & ~face.fixed
-        e[moving] = np.clip(
-            target[moving] - _shift(target[moving], lo[moving], hi[moving]),
-            lo[moving],
-            hi[moving],
-        )
-    return e
-
-
-def _shift(t, lo, hi):
-    r"""The :math:`s` with :math:`\phi(s) = \sum_i \mathrm{clip}(t_i - s, lo_i, hi_i) = 0`,
-    given :math:`lo_i < hi_i` and :math:`\sum lo \le 0 \le \sum hi`.
-
-    :math:`\phi` is continuous, non-increasing and piecewise linear, with breakpoints
-    :math:`t_i - hi_i` and :math:`t_i - lo_i`: it is evaluated at all of them at once (sorted
-    breakpoints and cumulative sums), and :math:`s` is solved for exactly on the piece where
-    :math:`\phi` changes sign.
-    """
-    # An infinite bound (C = inf) is never met by t_i - s at the root, |s| <= max|t| + max|lo|
-    # or max|hi|: a finite one beyond that reach gives the same root.
-    bounds = np.abs(np.concatenate([lo, hi]))
-    reach = 4.0 * (np.max(np.abs(t)) + np.max(bounds, where=bounds < np.inf, initial=0.0)) + 1.0
-    lo, hi = np.maximum(lo, -reach), np.minimum(hi, reach)
-    a, b = t - hi, t - lo  # s <= a_i: the term is hi_i; s >= b_i: lo_i; between: t_i - s
-    ia, ib = np.argsort(a), np.argsort(b)
-    A, B = a[ia], b[ib]
-    zero = np.zeros(1)
-    hi_suffix = np.concatenate((np.cumsum(hi[ia][::-1])[::-1], zero))
-    t_suffix = np.concatenate((np.cumsum(t[ia][::-1])[::-1], zero))
-    lo_prefix = np.concatenate((zero, np.cumsum(lo[ib])))
-    t_prefix = np.concatenate((zero, np.cumsum(t[ib])))
-    S = np.sort(np.concatenate([A, B]))
-    ku = np.searchsorted(A, S, side="left")  # terms at hi: a_i >= s, from ku on
-    kl = np.searchsorted(B, S, side="right")  # terms at lo: b_i <= s, the first kl
-    n_mid = ku - kl  # neither at hi (n - ku of them) nor at lo (kl)
-    phi = hi_suffix[ku] + lo_prefix[kl] + (t.sum() - t_suffix[ku] - t_prefix[kl]) - S * n_mid
-    k = int(np.argmax(phi <= 0.0))  # phi(S[k - 1]) > 0 >= phi(S[k])
-    if k == 0:
-        return float(S[0])
-    s = 0.5 * (S[k - 1] + S[k])  # the piece: which terms are clipped
-    up, down = a >= s, b <= s
-    mid = ~(up | down)
-    if not np.any(mid):
-        return s
-    return float((hi[up].sum() + lo[down].sum() + t[mid].sum()) / np.count_nonzero(mid))
-
-
 class _Face:
     r"""The free block of the finish, factored once, and the variables fixed on it since.
 
@@ -924,9 +832,7 @@ class _Face:
     not a new factorisation.
 
     The solves are with :math:`K_{FF} + \mu I`, :math:`\mu = 10^{-10}\max_t K_{tt}`, which
-    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). A face of the
-    proximal objective of :meth:`_Finisher._primal_dual` (``prox`` > 0) is that of
-    :math:`K_{FF} + \text{prox}\, I`, factored and solved as it is. With
+    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). With
     ``eigh`` the block is factored by ``eigh`` (:math:`K_{FF} = U\Lambda U^\top`; a solve is
     two products, :math:`U(\Lambda + \mu I)^{-1}U^\top b`, where a rank-deficient face needs
     dozens of solves), otherwise by Cholesky (a solve is two blocked triangular solves; see
@@ -934,12 +840,11 @@ class _Face:
     :math:`\mu`.
     """
 
-    def __init__(self, act, free, eigh, prox=0.0):
+    def __init__(self, act, free, eigh):
         self.free = free
         f = len(free)
         self.KFF = _submatrix(act.K, free)
-        self.mu = max(1e-10 * max(float(self.KFF.diagonal().max()), act.kmax), prox)
-        self.shift = prox
+        self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), act.kmax)
         if not self.mu > 1e-300:  # K of no scale (every point at the origin): nothing to solve
             raise np.linalg.LinAlgError("K_FF is zero")
         if eigh:
@@ -954,7 +859,6 @@ class _Face:
             self.L = np.linalg.cholesky(H)
             self.inverses = block_inverses(self.L)
         self.rows = _constraint_rows(act, free)
-        self.spread = self._spread()
         self.W_rows = self.solve(self.rows.T)
         self.fixed = np.zeros(f, dtype=bool)
         self.fixed_index, self.W_fixed = [], np.zeros((f, 0))
@@ -980,7 +884,6 @@ class _Face:
             L = np.zeros((f + len(new), f + len(new)))
             L[:f, :f], L[f:, :f], L[f:, f:] = self.L, B.T, L_new
             self.L, self.inverses = L, block_inverses(L)
-            self.spread = self._spread()
             self.KFF = np.block([[self.KFF, K_new.T], [K_new, K_nn]])
             self.free = np.concatenate([self.free, new])
             self.fixed = np.concatenate([self.fixed, np.zeros(len(new), dtype=bool)])
@@ -989,16 +892,6 @@ class _Face:
         self.rows = _constraint_rows(act, self.free)
         self.W_rows = self.solve(self.rows.T)
         self.W_fixed = self.solve(self._units(np.array(self.fixed_index, dtype=int)))
-
-    def _spread(self):
-        r"""The smallest pivot of the Cholesky factor over the largest, :math:`\min_i L_{ii}^2 /
-        \max_i L_{ii}^2`, an estimate of the inverse condition number that costs nothing (the
-        smallest pivot is at least :math:`\lambda_{\min}`); None for a face factored by
-        ``eigh``."""
-        if self.L is None:
-            return None
-        pivots = np.diag(self.L) ** 2
-        return float(pivots.min() / pivots.max())
 
     def solve(self, B):
         r""":math:`(K_{FF} + \mu I)^{-1} B` with the factor, for B of shape (f,) or (f, k)."""
@@ -1032,9 +925,7 @@ class _Face:
         stops halving. For a singular :math:`K_{FF}` the refinement converges to the solution
         nearest the starting point when there is one; when there is none (the objective
         decreases without bound along a null direction of :math:`K_{FF}` in the face), ``e``
-        grows along that direction, and the step to the boundary stops it. A proximal face
-        solves :math:`(K_{FF} + \text{prox}\, I)e + A^\top\lambda = v_F` in the same way
-        (its factor is exact: one round); the second value is still :math:`K_{FF}e`.
+        grows along that direction, and the step to the boundary stops it.
         """
         live = self.rows[:, ~self.fixed].any(axis=1)  # a row whose variables are all fixed
         n_fixed = len(self.fixed_index)
@@ -1055,7 +946,7 @@ class _Face:
             e += u - W @ dl
             lam += dl
             Ke = self.KFF @ e
-            r1 = vF - Ke - self.shift * e - A.T @ lam
+            r1 = vF - Ke - A.T @ lam
             r2 = target - A @ e
             residual = float(np.max(np.abs(r1)))
             if residual <= tol / 8.0 or residual > 0.5 * best:
@@ -1098,16 +989,16 @@ def _constraint_rows(act, free):
     return np.array(rows, dtype=float).reshape(-1, len(free))
 
 
-def _violators(act, free, tol, amounts=False, v=None):
+def _violators(act, free, tol, amounts=False):
     r"""The variables at a bound on the wrong side of the threshold of the face just solved
-    (and, with ``amounts``, by how much each is); by ``v``, or the scores of ``act``.
+    (and, with ``amounts``, by how much each is).
 
     :math:`v` is constant, :math:`\lambda_g`, on the face's free variables of each
     constraint's group :math:`g` (0 without a constraint); a variable at a bound violates when
     it is in :math:`I_{up}` with :math:`v_t > \lambda_g + \varepsilon`, or in
     :math:`I_{low}` with :math:`v_t < \lambda_g - \varepsilon`.
     """
-    v = act.v if v is None else v
+    v = act.v
     up, low = _working_sets(act.alpha, act.y_all, act.C_all)
     lam = np.zeros(act.n)  # the threshold of each variable's group
     groups = _groups(act)

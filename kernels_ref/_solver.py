@@ -74,9 +74,12 @@ class _ActiveSet:
     ``den`` holds the part of a_it / 2 that depends on t on I_low and +inf elsewhere (so that
     the score b^2 / a of a t outside I_low is 0). With a constant diagonal (Gaussian kernel)
     ``den`` is the whole of (K_ii + K_tt) / 2 and the loop saves one operation.
+
+    ``two`` selects the two-constraint variant (the ν-SVM); ``tol`` sets the first rung of the
+    ladder of unshrinking thresholds, ``threshold``, that :func:`_iterate` walks down.
     """
 
-    def __init__(self, K, y, p, C, alpha):
+    def __init__(self, K, y, p, C, alpha, *, two=False, tol=1.0):
         self.K, self.y_all, self.p, self.C_all, self.alpha = K, y, p, C, alpha
         self.diag = np.asarray(K.diagonal(), dtype=float)
         self.n = len(y)
@@ -86,9 +89,10 @@ class _ActiveSet:
         self.kmax = float(np.max(np.abs(self.diag)))
         self.tau = _tau(self.diag)
         self.unit = bool(np.all(self.diag == self.diag[0]))
-        self.fresh = False
-        self.gain = 0.0  # the objective's decrease by the finish's steps (:func:`_face_step`)
-        self.restore()
+        self.two = two
+        self.threshold = max(10.0 * tol, 1e-2)  # unshrink when m - M first falls below it
+        self.fresh = True  # v computed afresh from alpha, not by updates
+        self._set(np.arange(self.n), K, _scores(K, y, p, alpha))
 
     def _set(self, index, Ka, v):
         self.index, self.Ka, self.v = index, Ka, v
@@ -112,8 +116,7 @@ class _ActiveSet:
 
     def restore(self):
         """Make every variable active again, with v computed from scratch."""
-        if hasattr(self, "a"):
-            self.write_back()
+        self.write_back()
         self.reset()
 
     def reset(self):
@@ -122,11 +125,27 @@ class _ActiveSet:
         self.refresh(_scores(self.K, self.y_all, self.p, self.alpha))
         self.fresh = True
 
-    def refresh(self, v):
+    def refresh(self, v, fresh=False):
         """Every variable active, with the scores ``v`` of the point in ``alpha`` (updated by
-        the finish, not computed afresh)."""
+        the finish, or computed afresh if ``fresh``)."""
         self._set(np.arange(self.n), self.K, v)
+        self.fresh = fresh
+
+    def moved(self, index, dv):
+        """alpha has moved (written by the finish): v of the variables ``index`` (all when
+        None) falls by ``dv``, an update, not v afresh."""
+        if index is None:
+            self.v -= dv
+        else:
+            self.v[index] -= dv
         self.fresh = False
+
+    def chunk_done(self, threshold, stale):
+        """The end of a chunk of :func:`_iterate`: alpha written back, the ladder's next rung
+        kept, and v no longer fresh if a pair moved since it was computed afresh."""
+        self.write_back()
+        self.threshold = threshold
+        self.fresh = self.fresh and not stale
 
     def check_bounded(self):
         """Raise if the iterate certifies an unbounded objective (see ``cone``)."""
@@ -211,6 +230,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
     # variable shrunk early may become violating long before that, and the solver would
     # converge on the wrong subproblem meanwhile.
     threshold = act.threshold  # max(10 tol, 1e-2) at the start of a run
+    stale = False  # a pair moved since v was last computed afresh
     counter = period = min(act.n, 1000)
     rebind = True
     while n_iter < max_iter:
@@ -229,7 +249,7 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
                     threshold = max(threshold / 100.0, tol) if threshold > 10.0 * tol else 0.0
                     if act.size < act.n:
                         act.restore()
-                        rebind = True
+                        rebind, stale = True, False
                         continue
                 act.shrink(two, n_iter)
                 rebind = act.size != size
@@ -240,13 +260,12 @@ def _iterate(act, tol, n_iter, max_iter, two, shrinking):
             if act.size == act.n:
                 break
             act.restore()  # converged on the active set only: check all variables
-            rebind = True
+            rebind, stale = True, False
             continue
         update(i, j, b)
         n_iter += 1
-        act.fresh = False
-    act.write_back()
-    act.threshold = threshold
+        stale = True
+    act.chunk_done(threshold, stale)
     return n_iter
 
 

@@ -475,9 +475,7 @@ def _smo(
     C = np.broadcast_to(np.asarray(C, dtype=float), (n,)).copy()
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
     max_iter = _default_max_iter(n) if max_iter is None else max_iter
-    act = _ActiveSet(K, y, p, C, alpha)
-    act.threshold = max(10.0 * tol, 1e-2)
-    act.two = two_constraints
+    act = _ActiveSet(K, y, p, C, alpha, two=two_constraints, tol=tol)
     mechanisms = Mechanisms() if mechanisms is None else mechanisms
     finisher = _Finisher(act, tol, mechanisms) if finish else None
     n_iter, stalled = 0, None  # stalled: the round-off level of v, where the run stopped

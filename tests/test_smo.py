@@ -863,47 +863,6 @@ def test_a_tol_below_the_round_off_of_v_stops_with_a_warning_that_says_so():
     assert independent_violation(K, y, -np.ones(300), 100.0, res.alpha) <= 1e-6
 
 
-@given(
-    seed=st.integers(0, 2**32 - 1),
-    n=st.integers(1, 12),
-    scale=st.sampled_from([1e-3, 1.0, 1e3]),
-    infinite=st.booleans(),
-)
-def test_the_shift_of_the_projection_meets_its_constraint(seed, n, scale, infinite):
-    # sum_i clip(t_i - s, lo_i, hi_i) = 0, with lo < 0 < hi (the current point, e = 0, is
-    # feasible) and, with C = inf, infinite upper bounds
-    rng = np.random.default_rng(seed)
-    lo, hi = -rng.random(n) - 0.01, rng.random(n) + 0.01
-    if infinite:
-        hi[rng.random(n) < 0.5] = np.inf
-    t = scale * rng.standard_normal(n)
-    s = _finish._shift(t, lo, hi)
-    assert abs(np.clip(t - s, lo, hi).sum()) <= 1e-12 * (1.0 + np.abs(t).sum())
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_the_projection_of_the_finish_is_the_nearest_feasible_point(seed):
-    # argmin |e - target|^2 s.t. lo <= e <= hi and the sum of e over each group is 0, solved by
-    # cvxpy: the same point
-    rng = np.random.default_rng(seed)
-    n = 10
-    lo, hi = -rng.random(n) * 2, rng.random(n) * 2
-    target = 3.0 * rng.standard_normal(n)
-    groups = np.zeros((2, n))
-    groups[0, :6], groups[1, 6:] = 1.0, 1.0
-    face = type("Face", (), {"rows": groups, "fixed": np.zeros(n, dtype=bool)})()
-    e = _finish._projection(target, lo, hi, np.ones(2, dtype=bool), face)
-    x = cp.Variable(n)
-    problem = cp.Problem(
-        cp.Minimize(cp.sum_squares(x - target)), [x >= lo, x <= hi, groups @ x == 0]
-    )
-    problem.solve(solver=cp.CLARABEL)
-    np.testing.assert_allclose(e, x.value, atol=1e-5)  # cvxpy's own tolerance
-    assert np.sum((e - target) ** 2) <= problem.value + 1e-9  # and no farther than its point
-    assert np.all(e >= lo) and np.all(e <= hi)
-    np.testing.assert_allclose(groups @ e, 0.0, atol=1e-12)
-
-
 # --- the crossover of rank-deficient faces ----------------------------------------------------
 
 
@@ -916,8 +875,9 @@ def low_rank_active_set(seed, n, rank, C=10.0):
     y = np.where(np.arange(n) < n // 2, 1.0, -1.0)
     alpha = C * (0.2 + 0.6 * rng.random(n))
     alpha[y < 0] *= alpha[y > 0].sum() / alpha[y < 0].sum()  # y^T alpha = 0, inside the box
-    act = _solver._ActiveSet(K, y, -np.ones(n), np.full(n, C), alpha)
-    act.two = False  # one equality constraint, y^T alpha = 0 (set by _smo)
+    act = _solver._ActiveSet(
+        K, y, -np.ones(n), np.full(n, C), alpha, two=False
+    )  # one equality constraint, y^T alpha = 0 (set by _smo)
     return act, K
 
 
@@ -996,8 +956,7 @@ def test_the_crossover_on_a_polynomial_kernel_goes_to_a_vertex(seed, tiled):
     y = np.where(np.arange(N) < N // 2, 1.0, -1.0)
     alpha = C * (0.2 + 0.6 * rng.random(N))
     alpha[y < 0] *= alpha[y > 0].sum() / alpha[y < 0].sum()
-    act = _solver._ActiveSet(Kx, y, -np.ones(N), np.full(N, C), alpha)
-    act.two = False
+    act = _solver._ActiveSet(Kx, y, -np.ones(N), np.full(N, C), alpha, two=False)
     alpha0 = alpha.copy()
     left = _finish._Finisher(act, 1e-9)._cross(np.arange(N))
     assert len(left) <= 20
@@ -1148,34 +1107,6 @@ def test_the_scores_from_the_nonzero_multipliers_are_the_scores_from_the_whole_m
     np.testing.assert_allclose(abs_product, np.abs(full) @ alpha, rtol=1e-12, atol=0)
 
 
-def test_an_attempt_that_makes_progress_may_extend_its_limit():
-    # Over its limit, an attempt goes on (the limit grows by one allowance, EXTEND_MAX times at
-    # most) only while the best violation it has reached is EXTEND_GAP times its start or less,
-    # or while it has lowered the objective at least as fast, per ns, as SMO's iterations since
-    # the last attempt did.
-    K, y = xor_problem(0, 20)
-    act = _solver._ActiveSet(K, y, -np.ones(20), np.full(20, 1.0), np.zeros(20))
-    finisher = _finish._Finisher(act, 1e-8)
-
-    def state(best, gain):
-        finisher.allowance = finisher.limit = 10.0
-        finisher.cost, finisher.start, finisher.best, finisher.extensions = 11.0, 1.0, best, 0
-        finisher.smo_gain, finisher.smo_cost, act.gain = 2.0, 40.0, gain
-
-    state(0.5, 0.5)  # the violation only halved, the objective half as fast as SMO
-    finisher.cost = 5.0
-    assert not finisher._over()  # within the limit
-    finisher.cost = 11.0
-    assert finisher._over()
-    for best, gain in [(_finish.EXTEND_GAP, 0.0), (0.5, 0.55)]:  # either kind of progress
-        state(best, gain)
-        for k in range(_finish.EXTEND_MAX):
-            assert not finisher._over() and finisher.limit == 10.0 * (k + 2)
-            finisher.cost = finisher.limit + 1.0
-            act.gain = gain * finisher.cost / 11.0  # the same rate
-        assert finisher._over() and finisher.extensions == _finish.EXTEND_MAX
-
-
 def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(monkeypatch):
     # The L2 margin (C = 1e4) of the data of the test above, unscaled, cubic kernel: at tol =
     # 1e-8, within ten times below the round-off level of v (about 2e-8), the run stops after
@@ -1287,8 +1218,9 @@ def test_a_bordered_face_has_the_factor_of_its_larger_block():
     # unfixed (not added twice), and solves with the new factor solve the larger system.
     K, y = xor_problem(3, 30)
     K = K + 0.1 * np.eye(30)  # well conditioned, so that the comparison is to round-off
-    act = _solver._ActiveSet(K, y, -np.ones(30), np.full(30, 10.0), np.zeros(30))
-    act.two = False  # one equality constraint
+    act = _solver._ActiveSet(
+        K, y, -np.ones(30), np.full(30, 10.0), np.zeros(30), two=False
+    )  # one equality constraint
     face = _finish._Face(act, np.arange(0, 20, 2), eigh=False)
     face.fix(np.array([1, 4]))  # variables 2 and 8
     face.extend(act, np.array([8, 21, 5]))
@@ -1308,8 +1240,7 @@ def finisher_at_smo_point(K, y, p, C, alpha0, two, smo_tol):
     solution of SMO alone at 1e-10: for the primal-dual phase of the finish."""
     start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=two)
     alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=two)
-    act = _solver._ActiveSet(K, y, p, np.full(len(y), C), start.alpha.copy())
-    act.two = two
+    act = _solver._ActiveSet(K, y, p, np.full(len(y), C), start.alpha.copy(), two=two)
     finisher = _finish._Finisher(act, 1e-9)
     finisher.allowance = np.inf
     finisher.start = act.gap(two)
@@ -1409,32 +1340,25 @@ def test_a_primal_dual_step_along_a_null_direction_is_hopeless_and_skipped(monke
         np.testing.assert_array_equal(act.alpha, alpha)
 
 
-@pytest.mark.parametrize("prox", [0.0, 1e-3])
-def test_a_face_solve_meets_inhomogeneous_constraints(prox):
+def test_a_face_solve_meets_inhomogeneous_constraints():
     # The face's minimiser with a^T e = c on each class (the two constraints of the nu-SVM):
-    # the class sums of e are c exactly, and v_F - (K_FF + prox I) e is constant on each class
-    # (the multiplier of its constraint), which is the KKT system of the face; with prox > 0,
-    # that of the proximal objective (in one solve: not the unshifted system's solution), by
-    # Cholesky and by eigh alike. The second value is K_FF e, without the shift.
+    # the class sums of e are c exactly, and v_F - K_FF e is constant on each class (the
+    # multiplier of its constraint), which is the KKT system of the face, by Cholesky and by
+    # eigh alike. The second value is K_FF e.
     K, y = random_problem(4, 60)
-    act = _solver._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5))
-    act.two = True
+    act = _solver._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5), two=True)
     free = np.arange(0, 60, 2)
-    face = _finish._Face(act, free, eigh=False, prox=prox)
     c = np.array([0.3, -0.7])
     vF = np.random.default_rng(0).standard_normal(len(free))
-    e, Ke = face.newton(vF, 1e-12, c)
-    pos = y[free] > 0
-    assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
-    assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
     KFF = K[np.ix_(free, free)]
-    r = vF - KFF @ e - prox * e
-    assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
-    np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
-    if prox:
-        assert np.ptp((vF - KFF @ e)[pos]) > 1e-4
-        e_eigh, _ = _finish._Face(act, free, eigh=True, prox=prox).newton(vF, 1e-12, c)
-        np.testing.assert_allclose(e_eigh, e, atol=1e-9)
+    pos = y[free] > 0
+    for eigh in (False, True):
+        e, Ke = _finish._Face(act, free, eigh=eigh).newton(vF, 1e-12, c)
+        assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
+        assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
+        r = vF - KFF @ e
+        assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
+        np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
 
 
 def test_the_violators_and_by_how_much():
@@ -1442,8 +1366,7 @@ def test_the_violators_and_by_how_much():
     # group (the mean of v on the face's free variables) by more than the tolerance; the
     # amounts are those distances.
     y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
-    act = _solver._ActiveSet(np.eye(6), y, -np.ones(6), np.full(6, 2.0), np.zeros(6))
-    act.two = False
+    act = _solver._ActiveSet(np.eye(6), y, -np.ones(6), np.full(6, 2.0), np.zeros(6), two=False)
     act.alpha[:] = [1.0, 0.0, 2.0, 0.0, 2.0, 1.0]  # 0 and 5 free
     act.v = np.array([0.5, 0.9, 0.45, 0.2, 0.1, 0.3])  # threshold 0.4
     bad, amounts = _finish._violators(act, np.array([0, 5]), 0.05, amounts=True)
@@ -1452,84 +1375,3 @@ def test_the_violators_and_by_how_much():
     assert bad.tolist() == [1, 3, 4]
     np.testing.assert_allclose(amounts, [0.5, 0.2, 0.3])
     np.testing.assert_array_equal(_finish._violators(act, np.array([0, 5]), 0.05), bad)
-    # other scores in place of the active set's (those of the proximal objective)
-    v = act.v.copy()
-    v[3], v[5] = 0.38, 0.26  # threshold 0.38: 3 is on it, 2 is 0.07 above it
-    assert _finish._violators(act, np.array([0, 5]), 0.05, v=v).tolist() == [1, 2, 4]
-    assert act.v[3] == 0.2  # (act's own scores untouched)
-
-
-def test_the_spread_of_a_face_is_that_of_its_pivots():
-    # min L_ii^2 / max L_ii^2 of the Cholesky factor of K_FF + mu I: 1 for a multiple of I;
-    # for a block with eigenvalues 1, 1 and 1e-8 along (1, 1, 1), the last pivot over the first,
-    # 1 / ((K + mu I)^-1)_33 over K_11 + mu; None for a face factored by eigh.
-    y = np.array([1.0, -1.0, 1.0])
-    K = np.diag([2.0, 2.0, 2.0])
-    act = _solver._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
-    act.two = False
-    free = np.arange(3)
-    assert _finish._Face(act, free, eigh=False).spread == pytest.approx(1.0)
-    assert _finish._Face(act, free, eigh=True).spread is None
-    u = np.array([1.0, 1.0, 1.0]) / np.sqrt(3.0)
-    K = np.eye(3) - (1.0 - 1e-8) * np.outer(u, u)  # eigenvalues 1, 1 and 1e-8
-    act = _solver._ActiveSet(K, y, -np.ones(3), np.full(3, 1.0), np.full(3, 0.5))
-    act.two = False
-    mu = 1e-10 * K[0, 0]
-    last = 1.0 / ((1.0 / 3.0) / (1e-8 + mu) + (2.0 / 3.0) / (1.0 + mu))
-    spread = _finish._Face(act, free, eigh=False).spread
-    assert spread == pytest.approx(last / (K[0, 0] + mu), rel=1e-6)
-
-
-def wide_gaussian_nu(seed, n, smo_tol, nu=0.1):
-    """A nu-SVM (class sums nu n / 2, bounds 1 / n) with a Gaussian kernel of width 3 on
-    overlapping 4-D classes, whose faces are ill-conditioned (eigenvalues from 1e2 to 1e-9), at
-    SMO's point at ``smo_tol`` (:func:`finisher_at_smo_point`)."""
-    rng = np.random.default_rng(seed)
-    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
-    y[:2] = [1.0, -1.0]
-    X = rng.standard_normal((n, 4)) + 0.5 * y[:, None]
-    K = gaussian_kernel(X, sigma=3.0)
-    p, C = np.zeros(n), 1.0 / n
-    alpha0 = np.zeros(n)
-    for cls in (y > 0, y < 0):
-        alpha0[np.flatnonzero(cls)[: int(nu * n / 2)]] = C
-    act, finisher, alone = finisher_at_smo_point(K, y, p, C, alpha0, True, smo_tol)
-    return K, y, p, C, act, finisher, alone
-
-
-def test_proximal_guesses_land_where_exact_guesses_give_up(monkeypatch):
-    # nu-SVM, wide Gaussian, from SMO's point at m - M <= 1e-3: the exact steps send much of the
-    # face out of the box and the guesses never repeat (the phase gives up with SMO's point put
-    # back); the proximal guesses land on SMO alone's solution, in the box, on both class sums.
-    # (Faces factored by Cholesky, as the finish factors a face found to be of full rank: the
-    # pivots of the factor tell an ill-conditioned face.)
-    monkeypatch.setattr(_finish, "EIGH_MAX", 0)
-    # no face sends enough out, or none is ill-conditioned
-    for exact_only, value in (("PROX_SWITCH", np.inf), ("PROX_SPREAD", 0.0)):
-        with monkeypatch.context() as patch:
-            patch.setattr(_finish, exact_only, value)
-            *_, act, finisher, _ = wide_gaussian_nu(0, 150, 1e-3)
-            start = act.alpha.copy()
-            assert finisher._primal_dual(_finish._free_set(act)) is None
-            np.testing.assert_array_equal(act.alpha, start)
-    K, y, p, C, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
-    sums = [act.alpha[y > 0].sum(), act.alpha[y < 0].sum()]
-    violation = finisher._primal_dual(_finish._free_set(act))
-    assert violation is not None and violation <= 1e-9
-    alpha = act.alpha
-    assert np.all(alpha >= 0.0) and np.all(alpha <= C)
-    assert [alpha[y > 0].sum(), alpha[y < 0].sum()] == pytest.approx(sums, abs=1e-14)
-    assert independent_violation(K, y, p, C, alpha, two=True) <= 1e-9 * (1 + 1e-6)
-    assert objective(K, y, p, alpha) == pytest.approx(alone.objective, rel=1e-9)
-
-
-def test_proximal_guesses_converge_with_a_fixed_mu(monkeypatch):
-    # With mu fixed (PROX_DECAY = 1) the phase is the proximal point method: the solution of each
-    # proximal problem becomes the next centre, and the points converge to the solution itself,
-    # not to the minimiser of F + mu/2 |alpha - z|^2 for the first centre (about 1e-8 off here).
-    monkeypatch.setattr(_finish, "PROX_DECAY", 1.0)
-    monkeypatch.setattr(_finish, "EIGH_MAX", 0)
-    K, y, p, _, act, finisher, alone = wide_gaussian_nu(0, 150, 1e-3)
-    violation = finisher._primal_dual(_finish._free_set(act))
-    assert violation is not None and violation <= 1e-9
-    assert objective(K, y, p, act.alpha) == pytest.approx(alone.objective, rel=1e-9)
