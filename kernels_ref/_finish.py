@@ -178,6 +178,9 @@ class _Finisher:
         self.start = self.best = np.inf  # the attempt's violation m - M at its start, its best
         self.gain = 0.0  # the objective's decrease by the attempt's steps (:func:`_face_step`)
         self.smo_gain = 0.0  # the objective's decrease by SMO since the last attempt
+        self.fresh_alpha, self.fresh_v = act.alpha.copy(), act.v.copy()  # the last v afresh
+        self.level = None  # the round-off level of v in the attempt, once computed
+        self.stall = False  # the attempt stopped at that level, above tol
         self.progress = False  # the primal-dual phase's last round reached a new low
         self.hopeless = 0  # primal-dual phases that ended on a step along a null direction
         self.skip = 0  # attempts that skip the primal-dual phase
@@ -348,9 +351,10 @@ class _Finisher:
         """
         act = self.act
         start_alpha, start_v = act.alpha.copy(), act.v.copy()
+        stretch = _Stretch(self._roundoff(), self.tol)  # (charged to the attempt)
         budget = self.cost, self.limit, self.extensions
         self.cost, self.limit, self.extensions = 0.0, self.allowance, 0
-        kept = self._guesses(free, act.objective())
+        kept = self._guesses(free, act.objective(), stretch)
         self.progress = False
         if kept is None or not kept[2] < self.start:  # (no point that improves on the start)
             self.cost, self.limit, self.extensions = budget
@@ -363,13 +367,13 @@ class _Finisher:
         act.refresh(kept[1], fresh=True)
         return kept[2]
 
-    def _guesses(self, free, start_objective):
-        """The rounds of :meth:`_primal_dual` from the free set ``free``: the last point in the
-        box whose objective is at most ``start_objective``, as (alpha, v, m - M), or None."""
+    def _guesses(self, free, start_objective, stretch):
+        """The rounds of :meth:`_primal_dual` from the free set ``free`` (:class:`_Stretch`):
+        the last point in the box whose objective is at most ``start_objective``, as (alpha,
+        v, m - M), or None."""
         act, tol = self.act, self.tol
         alpha, C = act.alpha, act.C_all
         groups = _groups(act) or []
-        stretch = _Stretch(self._roundoff(), tol)
         finite = C[C < np.inf]
         scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
         face, moved, kept = None, None, None
@@ -499,47 +503,61 @@ class _Finisher:
         self.skip = 2**self.hopeless
 
     def attempt(self):
-        """One attempt from the point of ``act`` (every variable active, v fresh); return the
-        violation m - M of the point it leaves there (v recomputed afresh)."""
+        """One attempt from the point of ``act`` (every variable active, v fresh), the
+        algorithm box of chapter 7; returns the violation m - M of the point it leaves there
+        (v recomputed afresh)."""
         act, tol = self.act, self.tol
-        self.cost, self.limit, self.extensions, self.gain = 0.0, self.allowance, 0, 0.0
-        free, face, roundoff, stalled = _free_set(act), None, None, False
-        first = True
-        fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()  # the last point with v afresh
         violation = act.gap(act.two)
         if violation <= tol:  # SMO's last step of the chunk ended the run
             return violation
+        self._begin(violation)
+        free = self._cross(_free_set(act))  # 1. the crossover of SMO's free set
+        guess = len(free) and self._guess_now()
+        found = self._primal_dual(free) if guess else None  # 2. the primal-dual guesses
+        if found is not None:  # a point in the box, v afresh
+            violation = self._found(found)
+            free = _free_set(act)
+        if violation > tol and len(free):
+            violation = self._primal(free, violation)  # 3. the primal active-set method
+        return self._end(violation)
+
+    def _begin(self, violation):
+        """The state of an attempt that starts at the violation m - M."""
+        act = self.act
         self.attempts += 1
+        self.cost, self.limit, self.extensions, self.gain = 0.0, self.allowance, 0, 0.0
+        self.spent = 0.0
         self.start = self.best = violation
         self.smo_gain = self.smo_from - act.objective()  # SMO's since the last attempt
+        self.fresh_alpha, self.fresh_v = act.alpha.copy(), act.v.copy()
+        self.level, self.stall = None, False
+
+    def _guess_now(self):
+        """Whether this attempt makes primal-dual guesses (see :meth:`_hopeless`)."""
+        if self.skip:
+            self.skip -= 1
+            return False
+        return self.on.primal_dual
+
+    def _found(self, violation):
+        """The primal-dual phase ended at a point of the box, v afresh, at ``violation``."""
+        self.fresh_alpha, self.fresh_v = self.act.alpha.copy(), self.act.v.copy()
+        self.best = min(self.best, violation)
+        return violation
+
+    def _primal(self, free, violation):
+        """Step 3 of the box, the primal active-set method, from the face of ``free``: solve,
+        step to the minimiser or to the first bound met (which fixes the variables there),
+        and at a minimiser of the face decide with v whether it is the solution or which
+        bounded variables to free. Returns m - M where it stops."""
+        act, tol = self.act, self.tol
+        face, grown = None, False
         while len(free):
             if face is None:
-                self.spent = 0.0
-                if first:  # SMO's free set, not variables just released
-                    free, first = self._cross(free), False
-                    found = None
-                    if self.skip:
-                        self.skip -= 1
-                    elif self.on.primal_dual:
-                        found = self._primal_dual(free)
-                    if found is not None:  # a point in the box, v afresh
-                        violation = found
-                        fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()
-                        self.best = min(self.best, violation)
-                        if violation <= tol:
-                            break
-                        free = _free_set(act)
-                        if not len(free):
-                            break
-                else:  # grown by the variables released (or shrunk past FIXED_MAX)
+                if grown:  # by the variables released (or shrunk past FIXED_MAX)
                     free = self._cross(free, grown=True)
-                self.cost += self.spent + self._face_cost(len(free))
-                if self._over():
-                    break
-                try:
-                    face = _Face(act, free, self._eigh(len(free)))
-                except np.linalg.LinAlgError:  # K_FF is not PSD
-                    self.enabled = False
+                face, grown = self._factor(free), True
+                if face is None:
                     break
             self.cost += self._round_cost(len(face.free))
             if self._over():
@@ -553,58 +571,93 @@ class _Finisher:
                 if len(face.fixed_index) > FIXED_MAX:  # cheaper to factor the smaller face
                     free, face = face.free[~face.fixed], None
                 continue
-            # The minimiser on this face: is it the solution? v on all variables by an update
-            # from the last fresh v (the rows of the variables moved since), and afresh only
-            # to certify a point that the update says is the solution, or is at the round-off
-            # level of v (where the update's own round-off may decide).
-            moved = np.flatnonzero(act.alpha != fresh_alpha)
-            step = act.y_all[moved] * (act.alpha[moved] - fresh_alpha[moved])
-            act.refresh(fresh_v - _columns_product(act.K, moved, step))
-            self.cost += ROWS_NS * act.n * len(moved)
-            violation = gap = act.gap(act.two)
-            self.best = min(self.best, gap)
-            if roundoff is None and gap > tol:
-                roundoff = self._roundoff()
-            if gap <= tol or gap <= 8.0 * roundoff:
-                act.reset()
-                self.cost += self._fresh_cost()
-                fresh_alpha, fresh_v = act.alpha.copy(), act.v.copy()
-                violation = gap = act.gap(act.two)
-            if gap <= tol or self._over():
+            violation = self._minimiser()
+            if violation <= tol or self._over():
                 break
-            if roundoff is None:
-                roundoff = self._roundoff()
             # half of tol on either side of the threshold: m - M <= tol at the face minimiser
-            released = _violators(act, face.free[~face.fixed], max(0.5 * tol, roundoff))
-            if len(released) == 0:  # optimal on this face, to the level of v: decide afresh
-                if not act.fresh:
-                    act.reset()
-                    self.cost += self._fresh_cost()
-                    violation = gap = act.gap(act.two)
-                    if gap <= tol:
-                        break
-                if tol < roundoff and gap <= STALL_LEVELS * roundoff:  # at what v can tell
-                    stalled = True
-                    self.roundoff = roundoff
-                break
-            if self.on.border and face.L is not None and 2 * len(released) <= len(face.free):
-                self.cost += self._extension_cost(len(face.free), len(released))
-                try:  # the new variables border the factor (the fixed ones stay, fixed)
-                    face.extend(act, released)
-                    continue
-                except np.linalg.LinAlgError:  # not PSD beyond mu: factor anew, and decide
-                    pass
-            free, face = np.union1d(face.free[~face.fixed], released), None
+            released = _violators(act, face.free[~face.fixed], max(0.5 * tol, self._level()))
+            if len(released) == 0:  # optimal on this face, to the level of v
+                return self._face_optimum(violation)
+            if not self._border(face, released):
+                free, face = np.union1d(face.free[~face.fixed], released), None
+        return violation
+
+    def _factor(self, free):
+        """The face of ``free``, factored, with the cost of its crossover; None when the
+        budget is spent, or when K_FF is not PSD (which ends the finish for the run)."""
+        self.cost += self.spent + self._face_cost(len(free))
+        self.spent = 0.0
+        if self._over():
+            return None
+        try:
+            return _Face(self.act, free, self._eigh(len(free)))
+        except np.linalg.LinAlgError:  # K_FF is not PSD
+            self.enabled = False
+            return None
+
+    def _minimiser(self):
+        """m - M at the minimiser of the face just reached: v on all variables by an update
+        from the last v afresh (the rows of the variables moved since), and afresh only to
+        certify a point that the update says is the solution, or is at the round-off level of
+        v (where the update's own round-off may decide)."""
+        act, tol = self.act, self.tol
+        moved = np.flatnonzero(act.alpha != self.fresh_alpha)
+        step = act.y_all[moved] * (act.alpha[moved] - self.fresh_alpha[moved])
+        act.refresh(self.fresh_v - _columns_product(act.K, moved, step))
+        self.cost += ROWS_NS * act.n * len(moved)
+        gap = act.gap(act.two)
+        self.best = min(self.best, gap)
+        if gap <= tol or gap <= 8.0 * self._level():
+            gap = self._afresh()
+            self.fresh_alpha, self.fresh_v = act.alpha.copy(), act.v.copy()
+        return gap
+
+    def _level(self):
+        """The round-off level of v in this attempt (computed once, when first needed)."""
+        if self.level is None:
+            self.level = self._roundoff()
+        return self.level
+
+    def _face_optimum(self, violation):
+        """No bounded variable violates at the face's minimiser, to the level of v: m - M
+        afresh decides; above tol and within STALL_LEVELS of the level, the attempt has
+        stalled at what v can tell."""
+        tol = self.tol
+        if not self.act.fresh:
+            violation = self._afresh()
+            if violation <= tol:
+                return violation
+        level = self._level()
+        if tol < level and violation <= STALL_LEVELS * level:
+            self.stall, self.roundoff = True, level
+        return violation
+
+    def _border(self, face, released):
+        """Whether the variables ``released`` border the face's Cholesky factor (the fixed
+        ones stay fixed); otherwise the face is factored anew."""
+        if not (self.on.border and face.L is not None and 2 * len(released) <= len(face.free)):
+            return False
+        self.cost += self._extension_cost(len(face.free), len(released))
+        try:
+            face.extend(self.act, released)
+        except np.linalg.LinAlgError:  # not PSD beyond mu: factor anew, and decide
+            return False
+        return True
+
+    def _end(self, violation):
+        """The end of an attempt at ``violation``: v afresh if the finish moved alpha, the
+        allowance doubled if it failed, and whether the run stops at the round-off level."""
+        act, tol = self.act, self.tol
         if not act.fresh:  # the finish moved alpha: v afresh, and the violation from it
             act.reset()
             violation = act.gap(act.two)
         self.smo_from, self.smo_cost = act.objective(), 0.0
-        if violation > tol and not stalled:  # (at the level of v, SMO gets as many as before)
+        if violation > tol and not self.stall:  # (at the level of v, SMO gets as many as before)
             self.allowance *= 2.0
         # The run stops at the round-off level of v at once when tol is far below it, after
         # STALLS attempts in a row otherwise: the level is an upper estimate, and SMO alone
         # may still get below a tol near it (it reaches 1e-12 at a level of 5e-12).
-        self.stalls = self.stalls + 1 if stalled and violation > tol else 0
+        self.stalls = self.stalls + 1 if self.stall and violation > tol else 0
         far = self.roundoff is not None and _far_below(tol, self.roundoff)
         self.stalled = self.stalls >= (1 if far or not self.on.near_level_wait else STALLS)
         return violation
