@@ -1,9 +1,10 @@
 """Ablation of the second-order finish: each of its mechanisms turned off in turn.
 
-What pays for its lines? For every mechanism of the finish that ``kernels_ref.smo.Mechanisms``
-can turn off, the solver alone (``kernels_ref.smo._smo``, the core every learner calls, at the
-package's default tolerance 1e-8, where the finish acts) runs on the rows of three suites with
-that mechanism off, and with every mechanism on:
+What pays for its lines? For every mechanism of the finish that ``kernels_ref.smo.Settings``
+can turn off, and every rule of its budget and guesses that has a constant of its own, the
+solver alone (``kernels_ref.smo._smo``, the core every learner calls, at the package's default
+tolerance 1e-8, where the finish acts) runs on the rows of three suites with that mechanism or
+rule off, and with everything on:
 
 - ``svm``: the Gaussian C-SVMs of ``benchmarks/svm.py`` (its six families, n in ``--svm-sizes``,
   default 1000, 2000, 5000; C = 1, 10, 100, 1000);
@@ -32,7 +33,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # before NumPy is imported
 
 import argparse  # noqa: E402
-import dataclasses  # noqa: E402
+import math  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 
@@ -41,12 +42,24 @@ import numpy as np  # noqa: E402
 import regression  # noqa: E402
 import svm as svm_bench  # noqa: E402
 
-from kernels_ref.smo import Mechanisms, TiledGram, _smo  # noqa: E402
+from kernels_ref.smo import Settings, TiledGram, _smo  # noqa: E402
 from kernels_ref.svm import _nu_start  # noqa: E402
 
 TOL = 1e-8
-CONFIGS = {"all on": Mechanisms()} | {
-    f"no {f.name}": Mechanisms(**{f.name: False}) for f in dataclasses.fields(Mechanisms)
+#: Every mechanism on, then each one off (``kernels_ref.smo.Settings``), then each rule of the
+#: primal-dual guesses and of the attempts' budget without its constant.
+CONFIGS = {
+    "all on": Settings(),
+    "no primal_dual": Settings(guess_rounds=0),
+    "no crossover": Settings(cross_share=0.0),
+    "no crossover_grown": Settings(cross_grown_share=0.0),
+    "no extensions": Settings(extensions=0),
+    "no refine": Settings(refine_steps=1),
+    "no guess_growth": Settings(guess_growth=math.inf),
+    "no guess_wild": Settings(guess_wild=math.inf),
+    "no extend_gap": Settings(extend_gap=0.0),
+    "no cross_rank_max": Settings(cross_rank_max=10**9),
+    "afresh_levels 16": Settings(afresh_levels=16.0),
 }
 
 
@@ -106,12 +119,12 @@ def svr_rows(sizes):
             yield f"svr sinc n={n} C={C:g}", n, svr_problem(K, y, C, regression.EPSILON)
 
 
-def run(problem, mechanisms):
+def run(problem, settings):
     args, kwargs = problem
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # round-off stops are counted from the result
         start = time.perf_counter()
-        res = _smo(*args, tol=TOL, mechanisms=mechanisms, **kwargs)
+        res = _smo(*args, tol=TOL, settings=settings, **kwargs)
         elapsed = time.perf_counter() - start
     return elapsed, res
 

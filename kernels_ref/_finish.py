@@ -8,135 +8,27 @@ objective being quadratic). Its point ends the run only if :math:`m - M \le \var
 variables, the certificate of SMO's own stopping rule; otherwise SMO resumes from it.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ._linalg import _TRIANGULAR_BLOCK, block_inverses, solve_cholesky, solve_lower
-from ._qmatrix import AugmentedGram, _block, _columns_product, _submatrix
+from ._linalg import block_inverses, solve_cholesky
+from ._qmatrix import AugmentedGram, _columns_product, _submatrix
+from ._settings import Settings
 from ._solver import _working_sets
 
+#: A primal-dual step longer than NULL_STEP times the largest multiplier or bound went along a
+#: null direction of the face (:meth:`_Face.newton`): the guess is hopeless. A fact of the
+#: problem's scale rather than a tuning: no solution is that far from the box.
+NULL_STEP = 1e3
 
-@dataclass(frozen=True)
-class Mechanisms:
-    """Which mechanisms of the second-order finish (:class:`_Finisher`) run: all by default.
+#: The shift of a face's factorisation, :math:`\mu = ` SHIFT times the largest diagonal entry:
+#: :math:`K_{FF} + \mu I` is positive definite whatever the rank of :math:`K_{FF}`, and about
+#: a million times the round-off of its entries, so the factor is accurate; the refinement of
+#: :meth:`_Face.newton` removes the shift's effect on the solution.
+SHIFT = 1e-10
 
-    Each can be turned off on its own, to measure what it buys (``benchmarks/ablation.py``)
-    and to test that the answer does not depend on it: every combination ends where SMO alone
-    ends, to ``tol``.
-
-    Attributes
-    ----------
-    primal_dual : bool
-        The primal-dual guesses that start an attempt (:meth:`_Finisher._primal_dual`).
-    crossover : bool
-        The crossover of SMO's free set to a vertex on a low-rank face (:func:`_crossover`).
-    crossover_grown : bool
-        The crossover again on the faces the primal method grew.
-    border : bool
-        Bordering a factored face with the variables released, and sharing the factor between
-        primal-dual rounds, instead of factoring anew (:meth:`_Face.extend`).
-    extensions : bool
-        The allowances added to an attempt that makes progress (:meth:`_Finisher._over`).
-    eigh_faces : bool
-        Small faces that may be of low rank factored by ``eigh`` rather than Cholesky.
-    near_level_wait : bool
-        At a tol within ten times the round-off level of v, wait for several rounds at that
-        level before stopping there (otherwise stop at the first).
-    refine : bool
-        Iterative refinement of a face's solve (otherwise one solve).
-    """
-
-    primal_dual: bool = True
-    crossover: bool = True
-    crossover_grown: bool = True
-    border: bool = True
-    extensions: bool = True
-    eigh_faces: bool = True
-    near_level_wait: bool = True
-    refine: bool = True
-
-
-#: The cost model of the finish, in nanoseconds (measured with one BLAS thread on a 2-core
-#: x86-64 machine; only the ratios matter): an SMO iteration costs ITER_NS plus ITER_NS_PER_VAR
-#: per active variable (9.7 us at 700 active variables, 37 us at 4,200 with rows out of cache);
-#: the finish reads the rows of K of the nonzero multipliers (GEMV_NS per entry) to recompute v
-#: (:func:`_scores`), gathers a free block (GATHER_NS per entry), factors it (FLOP_NS per flop,
-#: f^3 / 3 flops), and spends ROUND_NS per entry of the block, plus ROUND_FIXED_NS, on one round
-#: of a face (the refined solve of :meth:`_Face.newton` and the step: 2.8 ms at f = 1,000,
-#: 0.35 ms at f = 40).
-ITER_NS, ITER_NS_PER_VAR = 8000.0, 4.0
-
-
-GEMV_NS, GATHER_NS, FLOP_NS, ROUND_NS, ROUND_FIXED_NS = 0.5, 5.0, 0.05, 3.0, 3e5
-
-
-#: A product by the rows of K of k variables (:func:`_columns_product`: the rows gathered, then
-#: multiplied) costs ROWS_NS per entry, k n entries: 1.3 ns measured at n = 2,000 to 8,000 and
-#: k = 300 to 1,000, where gathering a square block costs GATHER_NS per entry.
-ROWS_NS = 1.5
-
-
-#: Refinement steps of the solve of one face; variables fixed on a factored face before the
-#: face is factored anew without them (the constraints e_j = 0 cost O(k^2 f) per solve).
-FINISH_REFINE = 6
-
-
-FIXED_MAX = 64
-
-
-#: Rounds of the primal-dual phase of an attempt (:meth:`_Finisher._primal_dual`), and
-#: rounds in a row without a new fewest number of changes of its guess before it gives up.
-PDAS_MAX, PDAS_PATIENCE = 30, 3
-
-
-#: A primal-dual step longer than PDAS_FAR times the largest multiplier or bound went along a
-#: null direction of the face (:meth:`_Face.newton`): the guess is hopeless.
-PDAS_FAR = 1e3
-
-
-#: A primal-dual step that leaves the box by more than PDAS_GROWTH times the least excess of
-#: the phase's points so far: the guesses diverge.
-PDAS_GROWTH = 30.0
-
-
-#: A guess that changes more than PDAS_WILD times as many variables as the face had (plus 64)
-#: is far off: the phase gives up, as on a null direction.
-PDAS_WILD = 8
-
-
-#: The fewest SMO iterations before an attempt of the finish.
-CHUNK_MIN = 250
-
-
-#: Allowances that an attempt making progress may add to its limit (:meth:`_Finisher._over`):
-#: it has cut m - M to EXTEND_GAP times its start, or lowers the objective faster than SMO.
-EXTEND_MAX = 4
-
-
-EXTEND_GAP = 1e-2
-
-
-#: Attempts in a row that end at the round-off level of v (above a tol within ten times of
-#: it) before the run stops there.
-STALLS = 4
-
-
-#: An attempt ends at the round-off level of v when no variable violates its condition by more
-#: than the level and m - M is within STALL_LEVELS times it: the level estimates the round-off
-#: of v alone, and the solve of an ill-conditioned face adds its own (its refinement stops when
-#: the residual stops halving); on an L2 margin with an unscaled cubic kernel the face's
-#: minimisers end at 7 to 10 times the level.
-STALL_LEVELS = 16.0
-
-
-#: Free blocks of up to this many variables are factored by ``eigh`` rather than Cholesky when
-#: they may be of low rank: eigh costs about ten times more, but a solve with it is two products
-#: where the blocked triangular solves cost about a millisecond, and an attempt on a
-#: rank-deficient face may need dozens of solves. A block of CROSS_MIN variables or more found
-#: to be of full rank (:meth:`_Finisher._cross`) is factored by Cholesky: a face of a
-#: well-conditioned problem is usually solved in one or two solves.
-EIGH_MAX = 400
+#: The refinement of a face's solve stops when the residual of v is below tol / REFINE_TO: the
+#: error of m - M that the residual causes is then well within tol.
+REFINE_TO = 8.0
 
 
 class _Finisher:
@@ -153,7 +45,7 @@ class _Finisher:
     Before that primal method, an attempt makes primal-dual guesses (:meth:`_primal_dual`),
     which change many variables of the guess per solve where the primal method changes one.
 
-    Cost. An attempt may spend its allowance (:meth:`attempt`), or up to EXTEND_MAX more while
+    Cost. An attempt may spend its allowance (:meth:`attempt`), or a few more while
     it makes progress (:meth:`_over`), and its primal-dual guesses as much again; one that
     fails hands the point, better than SMO's, back to SMO for twice the allowance
     (:meth:`chunk`) and doubles the allowance: the time of the attempts that fail is a bounded
@@ -163,13 +55,13 @@ class _Finisher:
     that is not PSD ends the finish for the run.
     """
 
-    def __init__(self, act, tol, mechanisms=None):
+    def __init__(self, act, tol, settings=None):
         self.act, self.tol = act, tol
-        self.on = Mechanisms() if mechanisms is None else mechanisms
+        self.s = Settings() if settings is None else settings
+        self.ns = self.s.cost  # the cost model, in ns
         self.enabled = True
         self.stalled = False  # the run ends at the round-off level of v, above tol
         self.roundoff = None  # that level
-        self.stalls = 0  # attempts in a row that ended there
         self.rank_above = 0  # a rank a free block was found to exceed (:meth:`_cross`)
         self.spent = 0.0  # cost of the crossovers of the attempt, in ns
         self.allowance = max(2.0 * self._entry_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
@@ -190,12 +82,16 @@ class _Finisher:
 
     def count(self, iterations):
         """Add the cost of SMO ``iterations`` on the current active set."""
-        self.smo_cost += iterations * (ITER_NS + ITER_NS_PER_VAR * self.act.size)
+        self.smo_cost += iterations * self._iteration_cost()
+
+    def _iteration_cost(self):
+        """An SMO iteration on the current active set."""
+        return self.ns.iteration + self.ns.per_variable * self.act.size
 
     def _over(self):
         """Whether the attempt has spent its limit. The limit grows by one allowance (at most
-        EXTEND_MAX times) while the attempt makes progress: it has cut the violation m - M to
-        EXTEND_GAP times its value at the start or less, or it has lowered the objective at
+        ``extensions`` times) while the attempt makes progress: it has cut the violation m - M
+        to ``extend_gap`` times its value at the start or less, or it has lowered the objective at
         least as fast, per ns of the cost model, as SMO's iterations since the last attempt, or
         (in the primal-dual phase) its last guess changed fewer variables than any before.
         Such an attempt fails, if it fails, only for its budget, and its point would go back to
@@ -208,8 +104,8 @@ class _Finisher:
         if self.cost <= self.limit:
             return False
         faster = self.gain * self.smo_cost >= self.smo_gain * self.cost
-        progress = self.best <= EXTEND_GAP * self.start or faster or self.progress
-        if self.on.extensions and self.extensions < EXTEND_MAX and progress:
+        progress = self.best <= self.s.extend_gap * self.start or faster or self.progress
+        if self.extensions < self.s.extensions and progress:
             self.limit += self.allowance
             self.extensions += 1
             return False
@@ -217,56 +113,42 @@ class _Finisher:
 
     def _rank_search(self, f, share=None):
         """The largest rank the crossover looks for on a face of f variables (:meth:`_cross`),
-        ``share`` of f (CROSS_RANK_SHARE by default), or None when it does not look: a small
+        ``share`` of f (``cross_share`` by default), or None when it does not look: a small
         face, or one whose block is already known to be of a larger rank (the rank of the Gram
         matrix does not change during the run)."""
-        r_max = min(int((CROSS_RANK_SHARE if share is None else share) * f), CROSS_RANK_MAX)
-        return r_max if f >= CROSS_MIN and r_max > self.rank_above else None
-
-    def _eigh(self, f):
-        """Whether a face of f variables is factored by ``eigh`` (see :data:`EIGH_MAX`): not
-        when it is large enough for the rank search and of full rank as far as it looked."""
-        if not self.on.eigh_faces:
-            return False
-        return f <= EIGH_MAX and (f < CROSS_MIN or self._rank_search(f) is not None)
+        share = self.s.cross_share if share is None else share
+        r_max = min(int(share * f), self.s.cross_rank_max)
+        return r_max if f >= self.s.small_face and r_max > self.rank_above else None
 
     def _face_cost(self, f):
         """A face of f variables: gather and factor its block."""
-        flops = 4.0 * f**3 if self._eigh(f) else f**3 / 3.0  # eigh or Cholesky
-        return GATHER_NS * f**2 + FLOP_NS * flops
+        return self.ns.gather * f**2 + self.ns.flop * f**3 / 3.0  # Cholesky
 
     def _entry_cost(self, f):
-        """An attempt's first face, with the product by K that gives v afresh before it. When
-        the crossover will look for the block's rank first (:meth:`_cross`), the face is either
-        of low rank, and the crossover leaves a small face, or of full rank, and Cholesky
-        factors it: the cost is the search's and Cholesky's, not eigh's."""
+        """An attempt's first face, with the product by K that gives v afresh before it, and
+        the crossover's search for the block's rank (:meth:`_cross`) when it looks."""
         r_max = self._rank_search(f)
         if r_max is None:
             return self._face_cost(f) + self._fresh_cost()
-        search = CROSS_NS * r_max + GATHER_NS * r_max * self.act.n
-        return search + GATHER_NS * f**2 + FLOP_NS * f**3 / 3.0 + self._fresh_cost()
+        search = self.ns.cross * r_max + self.ns.gather * r_max * self.act.n
+        return search + self._face_cost(f) + self._fresh_cost()
 
     def _round_cost(self, f):
         """A round of a face of f variables: the refined solve of :meth:`_Face.newton` and the
         step."""
-        return ROUND_FIXED_NS + ROUND_NS * f**2
-
-    def _extension_cost(self, f, k):
-        """Bordering a Cholesky face of f variables with k (:meth:`_Face.extend`)."""
-        flops = f**2 * (k + 4) + k**3 / 3.0 + _TRIANGULAR_BLOCK**2 * f  # (with block_inverses)
-        return GATHER_NS * (f + k) * k + FLOP_NS * flops
+        return self.ns.round_fixed + self.ns.round * f**2
 
     def _fresh_cost(self):
         """v afresh (:func:`_scores`): the rows of the nonzero multipliers, or all of K."""
         n = self.act.n
         nonzero = np.count_nonzero(self.act.alpha)
-        return GEMV_NS * n * (nonzero if 2 * nonzero <= n else n)
+        return self.ns.product * n * (nonzero if 2 * nonzero <= n else n)
 
     def chunk(self):
-        """SMO iterations worth twice the allowance of the next attempt, at least CHUNK_MIN
+        """SMO iterations worth twice the allowance of the next attempt, at least ``chunk_min``
         (and then the allowance is half their cost)."""
-        per_iteration = ITER_NS + ITER_NS_PER_VAR * self.act.size
-        iterations = max(int(2.0 * self.allowance / per_iteration), CHUNK_MIN)
+        per_iteration = self._iteration_cost()
+        iterations = max(int(2.0 * self.allowance / per_iteration), self.s.chunk_min)
         self.allowance = max(self.allowance, 0.5 * iterations * per_iteration)
         return iterations
 
@@ -289,7 +171,7 @@ class _Finisher:
         bound = u * (act.kmax * float(act.alpha.sum()) + float(np.max(np.abs(act.p))))
         if bound <= self.tol:
             return bound
-        self.cost += 2.0 * GEMV_NS * act.n**2  # charged as two products by all of K
+        self.cost += 2.0 * self.ns.product * act.n**2  # charged as two products by all of K
         return act.roundoff()
 
     def _cross(self, free, grown=False):
@@ -299,9 +181,9 @@ class _Finisher:
         larger rank: the rank of the Gram matrix does not change during the run.
 
         It is tried on SMO's free set, the first face of an attempt, for a rank up to
-        CROSS_RANK_SHARE of the face, and on a face ``grown`` by the primal method with the
-        variables it released, up to CROSS_GROWN_SHARE, when the method factors it anew (not
-        when it borders the factor; also when the face shrank past FIXED_MAX fixed
+        ``cross_share`` of the face, and on a face ``grown`` by the primal method with the
+        variables it released, up to ``cross_grown_share``, when the method factors it anew (also
+        when the face shrank past ``small_face`` fixed
         variables: without it there, a C-SVM of the ill-conditioned families, n = 1000, took
         twice the SMO iterations, 17,147 -> 34,569). On a kernel of low rank these faces
         grow to many times the rank, and the method's steps fix their variables one or a few
@@ -311,10 +193,10 @@ class _Finisher:
         violate their condition by a little, to the opposite bound: two C-SVMs of the
         ill-conditioned families (n = 300) took twice the SMO iterations (4,181 -> 8,644)."""
         f, act = len(free), self.act
-        r_max = self._rank_search(f, CROSS_GROWN_SHARE if grown else None)
-        if r_max is None or not (self.on.crossover_grown if grown else self.on.crossover):
+        r_max = self._rank_search(f, self.s.cross_grown_share if grown else None)
+        if r_max is None:
             return free
-        self.spent += CROSS_NS * r_max + GATHER_NS * r_max * act.n
+        self.spent += self.ns.cross * r_max + self.ns.gather * r_max * act.n
         G = _low_rank(act, free, r_max)
         if G is None:
             self.rank_above = r_max
@@ -323,7 +205,7 @@ class _Finisher:
             moved = _crossover(act, free, G, self.tol)
         except np.linalg.LinAlgError:  # a basis of its simplex turned singular: no move
             moved = None
-        self.spent += CROSS_NS * (f if moved is None else moved.sum())
+        self.spent += self.ns.cross * (f if moved is None else moved.sum())
         return free if moved is None else free[~moved]
 
     def _primal_dual(self, free):
@@ -338,20 +220,18 @@ class _Finisher:
         (:class:`_Stretch` says by how much). Where the primal method of :meth:`attempt`
         changes one variable per round, this one changes as many as the guess says. Its points
         leave the box and need not lower the objective, and it may cycle. A point in the box
-        is certified with v afresh. The rounds share a factor where they can
-        (:meth:`_next_face`): a round that changes k of f variables then costs O(f^2 k) where
-        factoring the new face costs f^3 / 3.
+        is certified with v afresh.
 
         The phase has its own budget, one allowance (and extensions while it progresses), so
         that a phase that gives up leaves the attempt's budget to the primal method. Returns
         the violation m - M (v afresh) of the point it ends at, in the box and with an
         objective below the start's; or None, with the starting point put back, when it gave
-        up (after PDAS_MAX rounds, a second stretch without a new low, a hopeless guess, or
-        when its budget runs out).
+        up (after ``guess_rounds`` rounds, a second stretch without a new low, a hopeless
+        guess, or when its budget runs out).
         """
         act = self.act
         start_alpha, start_v = act.alpha.copy(), act.v.copy()
-        stretch = _Stretch(self._roundoff(), self.tol)  # (charged to the attempt)
+        stretch = _Stretch(self._roundoff(), self.tol, self.s)  # (charged to the attempt)
         budget = self.cost, self.limit, self.extensions
         self.cost, self.limit, self.extensions = 0.0, self.allowance, 0
         kept = self._guesses(free, act.objective(), stretch)
@@ -376,23 +256,22 @@ class _Finisher:
         groups = _groups(act) or []
         finite = C[C < np.inf]
         scale = max(float(alpha.max()), float(finite.max(initial=0.0)), np.finfo(float).tiny)
-        face, moved, kept = None, None, None
-        for _ in range(PDAS_MAX):
+        moved, kept = None, None
+        for _ in range(self.s.guess_rounds):
             f = len(free)
-            if f == 0 or not self._charge_round(f, face is None):
+            if f == 0 or not self._charge_round(f):
                 break
-            if face is None:
-                try:
-                    face = _Face(act, free, self._eigh(f))
-                except np.linalg.LinAlgError:
-                    break
+            try:
+                face = _Face(act, free)
+            except np.linalg.LinAlgError:
+                break
             # the constraints' right-hand sides: minus the moves to the bounds of each group
-            c = None if moved is None else np.array([m for m, g in moved if np.any(g[face.free])])
-            e, _ = face.newton(act.v[face.free], tol, c, self._refine())
-            if not np.max(np.abs(e)) <= PDAS_FAR * scale:  # a null direction of K_FF
+            c = None if moved is None else np.array([m for m, g in moved if np.any(g[free])])
+            e, _ = face.newton(act.v[free], tol, c, self._refine())
+            if not np.max(np.abs(e)) <= NULL_STEP * scale:  # a null direction of K_FF
                 self._hopeless()
                 break
-            outside, excess = self._whole_step(free, e[~face.fixed])  # (e = 0 if fixed)
+            outside, excess = self._whole_step(free, e)
             if stretch.diverges(excess):
                 break
             inside = not np.any(outside)
@@ -403,7 +282,7 @@ class _Finisher:
                 if violation <= tol or not np.any(wrong > stretch.last):
                     break
             changes = np.count_nonzero(outside) + len(released)
-            if changes > PDAS_WILD * f + 64:  # a guess far off the face it came from: hopeless
+            if changes > self.s.guess_wild * f + self.s.small_face:  # far off: hopeless
                 self._hopeless()
                 break
             verdict = stretch.count(changes)
@@ -417,17 +296,13 @@ class _Finisher:
             free = np.union1d(free[~outside], released)
             if any(np.any(g[jump]) and not np.any(g[free]) for g in groups):
                 break  # a constraint with no free variable left to make up for the jumps
-            face = self._next_face(face, free, np.flatnonzero(outside), released)
-            if face is not None:  # the same variables, in the order of the face
-                free = face.free[~face.fixed]
             moved = [(-jumped[g[jump]].sum(), g) for g in groups]
         return kept
 
-    def _charge_round(self, f, factor):
-        """Charge a primal-dual round on a face of f variables (and its factorisation), unless
-        the budget is spent: then nothing is charged and False is returned."""
-        cost = self._round_cost(f) + ROWS_NS * self.act.n * f
-        cost += self._face_cost(f) if factor else 0.0
+    def _charge_round(self, f):
+        """Charge a primal-dual round on a face of f variables, its factorisation included,
+        unless the budget is spent: then nothing is charged and False is returned."""
+        cost = self._face_cost(f) + self._round_cost(f) + self.ns.rows * self.act.n * f
         self.cost += cost
         if self._over():
             self.cost -= cost
@@ -455,7 +330,7 @@ class _Finisher:
         alpha[jump] = bound
         act.moved(None, _columns_product(act.K, jump, jumped))
         _balance_extras(act, float(jumped.sum()))
-        self.cost += ROWS_NS * act.n * len(jump)
+        self.cost += self.ns.rows * act.n * len(jump)
         return jumped
 
     def _afresh(self):
@@ -464,38 +339,10 @@ class _Finisher:
         self.cost += self._fresh_cost()
         return self.act.gap(self.act.two)
 
-    def _next_face(self, face, free, jumped, released):
-        r"""The face of the next primal-dual round, or None to factor ``free`` anew (also when
-        ``face`` is None: a new :math:`\mu`).
-
-        ``face`` itself when its factor can serve, as in the primal method of :meth:`attempt`:
-        the variables ``jumped`` (positions among its moving ones) are fixed on it,
-        :math:`e_j = 0`, and ``released`` border its factor (:meth:`_Face.extend`). Not for a
-        face factored by ``eigh``, nor beyond FIXED_MAX fixed variables, nor when the new
-        variables are more than half of ``free``, the next round's moving ones.
-        """
-        if face is None or face.L is None or len(face.fixed_index) + len(jumped) > FIXED_MAX:
-            return None
-        if not self.on.border:
-            return None
-        k = len(np.setdiff1d(released, face.free))
-        if 2 * k > len(free):
-            return None
-        if len(jumped):  # a solve with the factor per fixed variable
-            self.cost += FLOP_NS * 2.0 * len(face.free) ** 2 * len(jumped)
-            face.fix(np.flatnonzero(~face.fixed)[jumped])
-        if len(released):
-            self.cost += self._extension_cost(len(face.free), k)
-            try:
-                face.extend(act=self.act, released=released)
-            except np.linalg.LinAlgError:
-                return None
-        return face
-
     def _refine(self):
         """The refinement steps of the next solve of a face's KKT system (counted)."""
         self.solves += 1
-        return FINISH_REFINE if self.on.refine else 1
+        return self.s.refine_steps
 
     def _hopeless(self):
         """A primal-dual phase that ended hopeless: the next 2, 4, 8, ... attempts skip it."""
@@ -537,7 +384,7 @@ class _Finisher:
         if self.skip:
             self.skip -= 1
             return False
-        return self.on.primal_dual
+        return self.s.guess_rounds > 0
 
     def _found(self, violation):
         """The primal-dual phase ended at a point of the box, v afresh, at ``violation``."""
@@ -554,7 +401,7 @@ class _Finisher:
         face, grown = None, False
         while len(free):
             if face is None:
-                if grown:  # by the variables released (or shrunk past FIXED_MAX)
+                if grown:  # by the variables released (or shrunk past small_face)
                     free = self._cross(free, grown=True)
                 face, grown = self._factor(free), True
                 if face is None:
@@ -568,7 +415,7 @@ class _Finisher:
             if step is None:  # no descent, or unbounded along e (SMO will prove it)
                 break
             if step:  # variables fixed at their bound: the face shrinks
-                if len(face.fixed_index) > FIXED_MAX:  # cheaper to factor the smaller face
+                if len(face.fixed_index) > self.s.small_face:  # cheaper to factor anew
                     free, face = face.free[~face.fixed], None
                 continue
             violation = self._minimiser()
@@ -578,8 +425,7 @@ class _Finisher:
             released = _violators(act, face.free[~face.fixed], max(0.5 * tol, self._level()))
             if len(released) == 0:  # optimal on this face, to the level of v
                 return self._face_optimum(violation)
-            if not self._border(face, released):
-                free, face = np.union1d(face.free[~face.fixed], released), None
+            free, face = np.union1d(face.free[~face.fixed], released), None
         return violation
 
     def _factor(self, free):
@@ -590,7 +436,7 @@ class _Finisher:
         if self._over():
             return None
         try:
-            return _Face(self.act, free, self._eigh(len(free)))
+            return _Face(self.act, free)
         except np.linalg.LinAlgError:  # K_FF is not PSD
             self.enabled = False
             return None
@@ -604,10 +450,10 @@ class _Finisher:
         moved = np.flatnonzero(act.alpha != self.fresh_alpha)
         step = act.y_all[moved] * (act.alpha[moved] - self.fresh_alpha[moved])
         act.refresh(self.fresh_v - _columns_product(act.K, moved, step))
-        self.cost += ROWS_NS * act.n * len(moved)
+        self.cost += self.ns.rows * act.n * len(moved)
         gap = act.gap(act.two)
         self.best = min(self.best, gap)
-        if gap <= tol or gap <= 8.0 * self._level():
+        if gap <= tol or gap <= self.s.afresh_levels * self._level():
             gap = self._afresh()
             self.fresh_alpha, self.fresh_v = act.alpha.copy(), act.v.copy()
         return gap
@@ -620,7 +466,7 @@ class _Finisher:
 
     def _face_optimum(self, violation):
         """No bounded variable violates at the face's minimiser, to the level of v: m - M
-        afresh decides; above tol and within STALL_LEVELS of the level, the attempt has
+        afresh decides; above tol and within ``stall_levels`` of the level, the attempt has
         stalled at what v can tell."""
         tol = self.tol
         if not self.act.fresh:
@@ -628,21 +474,9 @@ class _Finisher:
             if violation <= tol:
                 return violation
         level = self._level()
-        if tol < level and violation <= STALL_LEVELS * level:
+        if tol < level and violation <= self.s.stall_levels * level:
             self.stall, self.roundoff = True, level
         return violation
-
-    def _border(self, face, released):
-        """Whether the variables ``released`` border the face's Cholesky factor (the fixed
-        ones stay fixed); otherwise the face is factored anew."""
-        if not (self.on.border and face.L is not None and 2 * len(released) <= len(face.free)):
-            return False
-        self.cost += self._extension_cost(len(face.free), len(released))
-        try:
-            face.extend(self.act, released)
-        except np.linalg.LinAlgError:  # not PSD beyond mu: factor anew, and decide
-            return False
-        return True
 
     def _end(self, violation):
         """The end of an attempt at ``violation``: v afresh if the finish moved alpha, the
@@ -654,12 +488,7 @@ class _Finisher:
         self.smo_from, self.smo_cost = act.objective(), 0.0
         if violation > tol and not self.stall:  # (at the level of v, SMO gets as many as before)
             self.allowance *= 2.0
-        # The run stops at the round-off level of v at once when tol is far below it, after
-        # STALLS attempts in a row otherwise: the level is an upper estimate, and SMO alone
-        # may still get below a tol near it (it reaches 1e-12 at a level of 5e-12).
-        self.stalls = self.stalls + 1 if self.stall and violation > tol else 0
-        far = self.roundoff is not None and _far_below(tol, self.roundoff)
-        self.stalled = self.stalls >= (1 if far or not self.on.near_level_wait else STALLS)
+        self.stalled = self.stall and violation > tol  # the run stops at the round-off level
         return violation
 
 
@@ -667,12 +496,13 @@ class _Stretch:
     """A stretch of primal-dual guesses (:meth:`_Finisher._guesses`): while the number of
     changes of a guess reaches new lows, a bounded variable is freed when it violates its
     condition by more than the round-off level of v (freeing the many that do by little keeps
-    the faces large and the guesses converging); after PDAS_PATIENCE rounds without a new low,
+    the faces large and the guesses converging); after ``guess_patience`` rounds without a new low,
     only by more than ``last`` = max(tol / 2, that level), and the faces shrink; after as many
-    again, the phase gives up. The steps that leave the box by more than PDAS_GROWTH times
+    again, the phase gives up. The steps that leave the box by more than ``guess_growth`` times
     the least excess so far diverge."""
 
-    def __init__(self, roundoff, tol):
+    def __init__(self, roundoff, tol, settings):
+        self.patience, self.growth = settings.guess_patience, settings.guess_growth
         self.threshold = roundoff  # a bounded variable that violates by more is freed
         self.last = max(0.5 * tol, roundoff)  # the threshold of the last stretch
         self.fewest = np.inf  # the fewest changes of a guess so far
@@ -682,7 +512,7 @@ class _Stretch:
 
     def diverges(self, excess):
         """Whether a step that leaves the box by ``excess`` (0 inside) shows divergence."""
-        if excess > PDAS_GROWTH * self.least:
+        if excess > self.growth * self.least:
             return True
         if excess > 0.0:
             self.least = min(self.least, excess)
@@ -695,7 +525,7 @@ class _Stretch:
             self.fewest, self.waited = changes, 0
             return "new low"
         self.waited += 1
-        if self.waited <= PDAS_PATIENCE:
+        if self.waited <= self.patience:
             return "wait"
         if self.endgame:
             return "give up"
@@ -730,29 +560,19 @@ def _face_step(act, face, e, Ke):
     return bool(np.any(blocked)), t * descent - 0.5 * t * t * curvature
 
 
-#: The crossover of the finish (:func:`_crossover`): faces of at least CROSS_MIN variables whose
-#: block has numerical rank at most CROSS_RANK_SHARE of their size; the rank is sought up to
-#: CROSS_RANK_MAX (each column of the factor reads one row of the Gram matrix); a residual
-#: diagonal below CROSS_REL times the largest diagonal entry counts as zero.
-CROSS_MIN, CROSS_RANK_SHARE, CROSS_RANK_MAX, CROSS_REL = 64, 0.5, 200, 1e-11
-
-
-#: The largest rank looked for, as a share of the face, on the faces that the primal method
-#: grew (:meth:`_Finisher._cross`).
-CROSS_GROWN_SHARE = 0.25
-
-
-#: The cost of a step of the crossover's simplex, or of a column of the factor, in ns.
-CROSS_NS = 1e4
+#: The numerical rank of a face's block (:func:`_low_rank`): a residual diagonal entry below
+#: RANK_REL times the largest counts as zero, ten times below the shift SHIFT of the face's
+#: factorisation, which treats such directions as flat already.
+RANK_REL = 1e-11
 
 
 def _low_rank(act, free, r_max):
     r"""A factor :math:`G` (f x r) with :math:`K_{FF} \approx GG^\top`: the Cholesky
     factorisation with diagonal pivoting stopped when the largest residual diagonal entry is
-    below :data:`CROSS_REL` times the largest diagonal entry (Fine & Scheinberg 2001); None when
+    below :data:`RANK_REL` times the largest diagonal entry (Fine & Scheinberg 2001); None when
     the rank exceeds ``r_max``."""
     d = act.diag[free].copy()
-    stop = CROSS_REL * max(float(d.max()), np.finfo(float).tiny)
+    stop = RANK_REL * max(float(d.max()), np.finfo(float).tiny)
     G = np.zeros((len(free), r_max))
     for k in range(r_max + 1):
         j = int(np.argmax(d))
@@ -884,74 +704,31 @@ class _Face:
     since the factorisation, :math:`e_j = 0`: fixing one costs one more solve with the factor,
     not a new factorisation.
 
-    The solves are with :math:`K_{FF} + \mu I`, :math:`\mu = 10^{-10}\max_t K_{tt}`, which
-    is positive definite even when :math:`K_{FF}` is singular (a low-rank kernel). With
-    ``eigh`` the block is factored by ``eigh`` (:math:`K_{FF} = U\Lambda U^\top`; a solve is
-    two products, :math:`U(\Lambda + \mu I)^{-1}U^\top b`, where a rank-deficient face needs
-    dozens of solves), otherwise by Cholesky (a solve is two blocked triangular solves; see
-    :data:`EIGH_MAX`). Either raises ``LinAlgError`` when :math:`K_{FF}` is not PSD beyond
-    :math:`\mu`.
+    The solves are with the Cholesky factor of :math:`K_{FF} + \mu I`,
+    :math:`\mu = 10^{-10}\max_t K_{tt}` (:data:`SHIFT`), which is positive definite even
+    when :math:`K_{FF}` is singular (a low-rank kernel); a solve is two blocked triangular
+    solves. Raises ``LinAlgError`` when :math:`K_{FF}` is not PSD beyond :math:`\mu`.
     """
 
-    def __init__(self, act, free, eigh):
+    def __init__(self, act, free):
         self.free = free
         f = len(free)
         self.KFF = _submatrix(act.K, free)
-        self.mu = 1e-10 * max(float(self.KFF.diagonal().max()), act.kmax)
+        self.mu = SHIFT * max(float(self.KFF.diagonal().max()), act.kmax)
         if not self.mu > 1e-300:  # K of no scale (every point at the origin): nothing to solve
             raise np.linalg.LinAlgError("K_FF is zero")
-        if eigh:
-            w, self.U = np.linalg.eigh(self.KFF)
-            if not w[0] + self.mu >= 0.5 * self.mu:  # (and 1 / (w + mu) <= 2 / mu is finite)
-                raise np.linalg.LinAlgError("K_FF is not positive semi-definite")
-            self.scale = 1.0 / (w + self.mu)
-            self.L = None
-        else:
-            H = self.KFF.copy()
-            H.flat[:: f + 1] += self.mu
-            self.L = np.linalg.cholesky(H)
-            self.inverses = block_inverses(self.L)
+        H = self.KFF.copy()
+        H.flat[:: f + 1] += self.mu
+        self.L = np.linalg.cholesky(H)
+        self.inverses = block_inverses(self.L)
         self.rows = _constraint_rows(act, free)
         self.W_rows = self.solve(self.rows.T)
         self.fixed = np.zeros(f, dtype=bool)
         self.fixed_index, self.W_fixed = [], np.zeros((f, 0))
 
-    def extend(self, act, released):
-        r"""Add the variables ``released`` to a face factored by Cholesky, keeping its factor:
-        with :math:`N` the new variables, :math:`B = L^{-1}K_{FN}` and :math:`L_N` the
-        Cholesky factor of :math:`K_{NN} + \mu I - B^\top B`, the factor of the bordered block
-        is :math:`\begin{pmatrix} L & 0 \\ B^\top & L_N \end{pmatrix}`: :math:`O(f^2 k)` for k new
-        variables, where factoring anew costs :math:`f^3 / 3`. A released variable that was
-        fixed on the face since its factorisation is only unfixed. Raises ``LinAlgError``
-        (the face is left as it was) when the new block is not PSD beyond :math:`\mu`."""
-        again = np.isin(self.free, released)
-        new = np.setdiff1d(released, self.free)
-        if len(new):
-            K_new = _block(act.K, new, self.free)
-            B = solve_lower(self.L, K_new.T, self.inverses)
-            K_nn = _submatrix(act.K, new)
-            S = K_nn - B.T @ B
-            S.flat[:: len(new) + 1] += self.mu
-            L_new = np.linalg.cholesky(S)
-            f = len(self.free)
-            L = np.zeros((f + len(new), f + len(new)))
-            L[:f, :f], L[f:, :f], L[f:, f:] = self.L, B.T, L_new
-            self.L, self.inverses = L, block_inverses(L)
-            self.KFF = np.block([[self.KFF, K_new.T], [K_new, K_nn]])
-            self.free = np.concatenate([self.free, new])
-            self.fixed = np.concatenate([self.fixed, np.zeros(len(new), dtype=bool)])
-        self.fixed[np.flatnonzero(again)] = False
-        self.fixed_index = [j for j in self.fixed_index if self.fixed[j]]
-        self.rows = _constraint_rows(act, self.free)
-        self.W_rows = self.solve(self.rows.T)
-        self.W_fixed = self.solve(self._units(np.array(self.fixed_index, dtype=int)))
-
     def solve(self, B):
         r""":math:`(K_{FF} + \mu I)^{-1} B` with the factor, for B of shape (f,) or (f, k)."""
-        if self.L is not None:
-            return solve_cholesky(self.L, B, self.inverses)
-        scale = self.scale if B.ndim == 1 else self.scale[:, None]
-        return self.U @ (scale * (self.U.T @ B))
+        return solve_cholesky(self.L, B, self.inverses)
 
     def fix(self, j):
         self.fixed[j] = True
@@ -964,7 +741,7 @@ class _Face:
         units[j, np.arange(len(j))] = 1.0
         return units
 
-    def newton(self, vF, tol, c=None, steps=FINISH_REFINE):
+    def newton(self, vF, tol, c=None, steps=Settings.refine_steps):
         r"""The minimiser :math:`e` of :math:`\tfrac12 e^\top K_{FF} e - v_F^\top e` subject
         to the constraints of the face, and :math:`K_{FF}e`.
 
@@ -1002,7 +779,7 @@ class _Face:
             r1 = vF - Ke - A.T @ lam
             r2 = target - A @ e
             residual = float(np.max(np.abs(r1)))
-            if residual <= tol / 8.0 or residual > 0.5 * best:
+            if residual <= tol / REFINE_TO or residual > 0.5 * best:
                 break
             best = residual
         # The constraints exactly, not to round-off: a step of length 1e15 along a round-off
@@ -1068,9 +845,3 @@ def _violators(act, free, tol, amounts=False):
         excess[act.n - 2 :] = -np.inf
     bad = np.flatnonzero(excess > tol)
     return (bad, excess[bad]) if amounts else bad
-
-
-def _far_below(tol, roundoff):
-    """Whether tol is more than ten times below the round-off level of v: then a run that gets
-    there stops at once (SMO alone may still get below a tol near the level)."""
-    return tol < 0.1 * roundoff

@@ -178,10 +178,3 @@ def _submatrix(K, index):
     if isinstance(K, np.ndarray):
         return K[np.ix_(index, index)]
     return K.submatrix(index)
-
-
-def _block(K, rows, cols):
-    """The block ``K[rows][:, cols]`` as a new array (rows of an operator, one by one)."""
-    if isinstance(K, np.ndarray):
-        return K[np.ix_(rows, cols)]
-    return np.array([np.asarray(K[t])[cols] for t in rows]).reshape(len(rows), len(cols))

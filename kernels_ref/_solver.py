@@ -33,12 +33,6 @@ def _tau(diag):
     return TAU * max(1.0, float(np.max(np.abs(diag))))
 
 
-#: Shrinking copies the active block when (new size)^2 <= COPY_RATIO * (variables removed) *
-#: (iterations so far): the copy costs about 10 ns per entry, one iteration about 4 ns per
-#: active variable, and the solve is assumed to go on about as long as it has gone so far.
-COPY_RATIO = 0.4
-
-
 def _working_sets(alpha, y, C):
     r""":math:`I_{up}` (may move in the direction :math:`y_t`) and :math:`I_{low}` (in the
     direction :math:`-y_t`) as masks: :func:`working_sets` without its input checks."""
@@ -76,10 +70,12 @@ class _ActiveSet:
     ``den`` is the whole of (K_ii + K_tt) / 2 and the loop saves one operation.
 
     ``two`` selects the two-constraint variant (the ν-SVM); ``tol`` sets the first rung of the
-    ladder of unshrinking thresholds, ``threshold``, that :func:`_iterate` walks down.
+    ladder of unshrinking thresholds, ``threshold``, that :func:`_iterate` walks down;
+    ``copy_ratio`` is the cost of an SMO iteration per active variable over that of copying an
+    entry (:class:`~kernels_ref.smo.CostModel`: 4 ns / 10 ns), which :meth:`shrink` weighs.
     """
 
-    def __init__(self, K, y, p, C, alpha, *, two=False, tol=1.0):
+    def __init__(self, K, y, p, C, alpha, *, two=False, tol=1.0, copy_ratio=0.4):
         self.K, self.y_all, self.p, self.C_all, self.alpha = K, y, p, C, alpha
         self.diag = np.asarray(K.diagonal(), dtype=float)
         self.n = len(y)
@@ -89,7 +85,7 @@ class _ActiveSet:
         self.kmax = float(np.max(np.abs(self.diag)))
         self.tau = _tau(self.diag)
         self.unit = bool(np.all(self.diag == self.diag[0]))
-        self.two = two
+        self.two, self.copy_ratio = two, copy_ratio
         self.threshold = max(10.0 * tol, 1e-2)  # unshrink when m - M first falls below it
         self.fresh = True  # v computed afresh from alpha, not by updates
         self._set(np.arange(self.n), K, _scores(K, y, p, alpha))
@@ -195,7 +191,7 @@ class _ActiveSet:
         if (
             n_keep < 2
             or n_drop < 0.1 * self.size
-            or n_keep**2 > COPY_RATIO * n_drop * max(n_iter, 1000)
+            or n_keep**2 > self.copy_ratio * n_drop * max(n_iter, 1000)
         ):
             return
         self.write_back()

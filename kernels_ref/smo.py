@@ -51,9 +51,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._finish import STALL_LEVELS, Mechanisms, _far_below, _Finisher
+from ._finish import _Finisher
 from ._qmatrix import AugmentedGram, TiledGram, _scores
 from ._results import ShortRepr
+from ._settings import CostModel, Settings
 from ._solver import (  # noqa: F401  (TAU: LIBSVM's curvature safeguard, read by chapter 7)
     INF,
     TAU,
@@ -80,8 +81,9 @@ from .exceptions import ConvergenceWarning
 
 __all__ = [
     "AugmentedGram",
-    "Mechanisms",
+    "CostModel",
     "SMOResult",
+    "Settings",
     "TiledGram",
     "optimality_gap",
     "smo",
@@ -236,7 +238,23 @@ PROBLEM = {
 }
 
 
-@validated(**PROBLEM, two_constraints=boolean(), shrinking=boolean(), finish=boolean())
+def _settings(value, name, args):
+    """The rule of ``settings``: a :class:`Settings` (or None, for the defaults)."""
+    if isinstance(value, Settings):
+        return value
+    raise TypeError(
+        f"{name} must be a kernels_ref.smo.Settings, got {type(value).__name__}: build one "
+        "with the fields to change, e.g. Settings(chunk_min=10)"
+    )
+
+
+@validated(
+    **PROBLEM,
+    two_constraints=boolean(),
+    shrinking=boolean(),
+    finish=boolean(),
+    settings=rule(_settings, "settings", optional=True),
+)
 def smo(
     K,
     y,
@@ -249,6 +267,7 @@ def smo(
     two_constraints=False,
     shrinking=True,
     finish=True,
+    settings=None,
 ):
     r"""Minimise :math:`\tfrac12\alpha^\top Q\alpha + p^\top\alpha` subject to
     :math:`y^\top\alpha = \Delta`, :math:`0 \le \alpha \le C` by SMO with second-order
@@ -309,6 +328,9 @@ def smo(
         KKT system of SMO's face, by primal-dual guesses and a primal active-set method,
         accepted only when :math:`m - M \le` ``tol`` on all variables). ``False`` runs SMO
         alone, the path of :func:`smo_textbook`.
+    settings : Settings, optional
+        The tuning of shrinking and of the finish (default ``Settings()``): a different value
+        changes the path and the time, not the certificate :math:`m - M \le` ``tol``.
 
     Returns
     -------
@@ -346,6 +368,7 @@ def smo(
     return _smo(
         K, y, p, C, alpha0, tol=tol, max_iter=max_iter,
         two_constraints=bool(two_constraints), shrinking=bool(shrinking), finish=bool(finish),
+        settings=settings,
     )  # fmt: skip
 
 
@@ -463,7 +486,7 @@ def smo_textbook(K, y, p, C, alpha0=None, *, tol=1e-6, max_iter=None, record=Fal
 
 def _smo(
     K, y, p, C, alpha0=None, *, tol, max_iter=None, two_constraints=False, shrinking=True,
-    finish=True, mechanisms=None,
+    finish=True, settings=None,
 ):  # fmt: skip
     """:func:`smo` without validation: for the learners, which validated their own input.
 
@@ -476,10 +499,9 @@ def _smo(
     alpha = np.zeros(n) if alpha0 is None else np.array(alpha0, dtype=float)
     max_iter = _default_max_iter(n) if max_iter is None else max_iter
     act = _ActiveSet(K, y, p, C, alpha, two=two_constraints, tol=tol)
-    mechanisms = Mechanisms() if mechanisms is None else mechanisms
-    finisher = _Finisher(act, tol, mechanisms) if finish else None
+    settings = Settings() if settings is None else settings
+    finisher = _Finisher(act, tol, settings) if finish else None
     n_iter, stalled = 0, None  # stalled: the round-off level of v, where the run stopped
-    disagreements = 0  # rounds in a row where SMO's v met tol and v afresh, near its level, not
     while True:
         before = n_iter
         chunk = finisher.chunk() if finisher and finisher.enabled else max_iter
@@ -509,13 +531,9 @@ def _smo(
             break
         # SMO met tol on its own v, updated step by step, and v afresh says otherwise: at the
         # round-off level of v that can go on one iteration at a time (a rank-2 linear kernel
-        # at C = 1e6 alternated for 10^7 iterations), so the run stops there, at once when tol
-        # is far below the level, after DISAGREEMENTS such rounds in a row otherwise (SMO may
-        # still get below a tol near the level)
+        # at C = 1e6 alternated for 10^7 iterations), so the run stops there
         level = act.roundoff()
-        disagreements = disagreements + 1 if violation <= STALL_LEVELS * level else 0
-        wait = DISAGREEMENTS if mechanisms.near_level_wait else 1
-        if disagreements and (_far_below(tol, level) or disagreements >= wait):
+        if violation <= settings.stall_levels * level:
             stalled, ended_by = level, "round-off"
             break
     if stalled is None and finisher and finisher.stalled:
@@ -531,14 +549,9 @@ def _smo(
     )  # fmt: skip
 
 
-#: Rounds in a row in which SMO meets tol on its own v and v afresh, within STALL_LEVELS of its
-#: round-off level, does not, before the run stops there (tol within ten times of the level).
-DISAGREEMENTS = 64
-
-
 def _warn_roundoff(violation, tol, roundoff):
     """The warning of a run that ended at the round-off level of v, above tol (at a face of the
-    finish, or where SMO met tol on its own v and v afresh is within STALL_LEVELS of the level)."""
+    finish, or where SMO met tol on its own v and v afresh is within ``stall_levels`` of it)."""
     warnings.warn(
         f"SMO stopped at m - M = {violation:.3g} > tol = {tol:.3g}: the scores v = -y * (Q alpha"
         f" + p) are computed only to about {roundoff:.2g} in double precision for this Gram "

@@ -1030,6 +1030,7 @@ SMO_ROWS = [
         extra=[
             ("alpha0 above C", {"alpha0": np.full(6, 2.0)}, ValueError, r"^alpha0 must"),
             ("C of 5 values", {"C": np.ones(5)}, ValueError, r"^C must"),
+            ("settings as a dict", {"settings": {"chunk_min": 5}}, TypeError, r"^settings must"),
         ],
     ),
     Row(

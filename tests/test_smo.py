@@ -8,6 +8,7 @@ textbook solver of chapter 7, ``smo_textbook``: the same answers as ``smo`` and,
 no round-off can decide, the same working sets.
 """
 
+import itertools
 import warnings
 
 import cvxpy as cp
@@ -17,12 +18,13 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kernels_ref import _finish, _qmatrix, _solver, _validation
-from kernels_ref import smo as smo_module
 from kernels_ref.exceptions import ConvergenceWarning, NotPSDWarning, NotSeparableError
 from kernels_ref.kernels import gaussian_kernel, linear_kernel
 from kernels_ref.smo import (
     TAU,
     AugmentedGram,
+    CostModel,
+    Settings,
     SMOResult,
     TiledGram,
     optimality_gap,
@@ -718,10 +720,25 @@ def test_tiled_gram_rows_stay_right_for_two_reads(ts):
 # --- the second-order finish ----------------------------------------------------------------
 
 
-def force_the_finish(monkeypatch, every):
-    """Attempt the finish after every ``every`` SMO iterations, from points far from the
-    solution (the cost model would wait for at least CHUNK_MIN)."""
-    monkeypatch.setattr(_finish._Finisher, "chunk", lambda self: every)
+def forced(every, **changes):
+    """Settings under which the finish makes an attempt after every ``every`` SMO iterations,
+    from points far from the solution: an SMO iteration is modelled so dear that the chunk
+    between attempts is ``chunk_min``, and the attempts' allowance is as large."""
+    return Settings(cost=CostModel(iteration=1e12), chunk_min=every, **changes)
+
+
+#: The finish forced every 7 iterations, with each of its mechanisms turned off in turn: every
+#: combination must end where SMO alone ends (the crossover tried on faces of 4 variables or
+#: more, so that the small problems here see it).
+VARIANTS = {
+    "every 1": forced(1),
+    "every 7": forced(7),
+    "no guesses": forced(7, guess_rounds=0),
+    "crossover": forced(7, small_face=4),
+    "no crossover": forced(7, small_face=4, cross_share=0.0, cross_grown_share=0.0),
+    "no extensions": forced(7, extensions=0),
+    "no refinement": forced(7, refine_steps=1),
+}
 
 
 def finish_problem(kind, seed, n):
@@ -753,20 +770,21 @@ def finish_problem(kind, seed, n):
 
 
 @pytest.mark.parametrize("kind", ["gaussian", "low_rank", "l2", "nu", "svr", "augmented"])
-@pytest.mark.parametrize("every", [1, 7])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_the_finish_from_far_off_points_ends_at_the_solution_of_smo_alone(
-    monkeypatch, kind, every, seed
-):
-    # Attempts from the first iterations on, with every kind of problem: each step of the
-    # finish keeps the point feasible, and the run ends at a point whose violation, recomputed
-    # here from the definition, meets tol, with SMO alone's objective and decision values.
+def test_the_finish_from_far_off_points_ends_at_the_solution_of_smo_alone(kind, variant, seed):
+    # Attempts from the first iterations on, with every kind of problem and each mechanism of
+    # the finish on or off: each step keeps the point feasible, and the run ends at a point
+    # whose violation, recomputed here from the definition, meets tol, with SMO alone's
+    # objective and decision values. The result says that attempts were made.
     Kx, y, p, C, two, K, *start = finish_problem(kind, seed, 40)
     alpha0 = start[0] if start else None
     tol = 1e-9
     alone = smo(Kx, y, p, C, alpha0, tol=tol, finish=False, two_constraints=two)
-    force_the_finish(monkeypatch, every)
-    res = smo(Kx, y, p, C, alpha0, tol=tol, two_constraints=two)
+    assert alone.finish_attempts == 0 and alone.ended_by == "smo"
+    res = smo(Kx, y, p, C, alpha0, tol=tol, two_constraints=two, settings=VARIANTS[variant])
+    assert res.converged and res.ended_by in ("smo", "finish")
+    assert res.finish_attempts >= 1 or res.n_iter <= 7
     start_alpha = np.zeros(len(y)) if alpha0 is None else alpha0
     assert y @ res.alpha == pytest.approx(y @ start_alpha, abs=1e-9)
     if two:
@@ -786,26 +804,21 @@ def assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol):
     np.testing.assert_allclose(K @ (res.alpha * y), K @ (alone.alpha * y), atol=1e-6)
 
 
-def test_attempts_of_the_finish_only_lower_the_objective(monkeypatch):
-    # Every step of the finish goes to the minimiser along its direction or stops at a bound:
-    # the objective after an attempt is never above the one before it.
+def test_attempts_of_the_finish_only_lower_the_objective():
+    # Every step of SMO and of the finish goes to the minimiser along its direction or stops
+    # at a bound: stopped after k iterations, for growing k, the run (the same path up to
+    # there, attempts every 5 iterations) never ends at a higher objective.
     K, y, p, C, *_ = finish_problem("low_rank", 3, 60)
-    seen = []
-    attempt = _finish._Finisher.attempt
-
-    def recording(self):
-        act = self.act
-        before = 0.5 * act.alpha @ (-act.y_all * act.v + act.p)
-        violation = attempt(self)
-        after = 0.5 * act.alpha @ (-act.y_all * act.v + act.p)
-        seen.append((before, after))
-        return violation
-
-    force_the_finish(monkeypatch, 5)
-    monkeypatch.setattr(_finish._Finisher, "attempt", recording)
-    smo(K, y, p, C, tol=1e-9)
-    assert seen
-    assert all(after <= before + 1e-9 * abs(before) for before, after in seen)
+    objectives = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # stopped at max_iter = k
+        for k in range(1, 200):
+            res = smo(K, y, p, C, tol=1e-9, max_iter=k, settings=forced(5))
+            objectives.append(res.objective)
+            if res.converged:
+                break
+    assert res.converged and res.finish_attempts >= 1 and len(objectives) > 5
+    assert all(b <= a + 1e-12 * abs(a) for a, b in itertools.pairwise(objectives))
 
 
 def unscaled_cubic_problem():
@@ -825,6 +838,7 @@ def test_the_finish_ends_an_ill_conditioned_run():
     K, y = unscaled_cubic_problem()
     res = smo(K, y, -np.ones(200), 10.0, tol=1e-8)
     assert res.converged and res.n_iter <= 20_000
+    assert res.ended_by == "finish" and res.finish_attempts >= 1 and res.finish_solves >= 1
     assert independent_violation(K, y, -np.ones(200), 10.0, res.alpha) <= 1e-8 * (1 + 1e-6)
 
 
@@ -856,9 +870,9 @@ def test_a_tol_below_the_round_off_of_v_stops_with_a_warning_that_says_so():
     K = (1.0 + X @ X.T) ** 3
     with pytest.warns(ConvergenceWarning, match="double precision"):
         res = smo(K, y, -np.ones(300), 100.0, tol=1e-10)
-    assert not res.converged and res.n_iter < 1_000_000
+    assert not res.converged and res.ended_by == "round-off" and res.n_iter < 1_000_000
     level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
-    assert res.violation <= _finish.STALL_LEVELS * level
+    assert res.violation <= Settings().stall_levels * level
     # The same point meets a tol above the round-off level: SMO's certificate at 1e-6.
     assert independent_violation(K, y, -np.ones(300), 100.0, res.alpha) <= 1e-6
 
@@ -911,32 +925,6 @@ def test_a_singular_basis_of_the_crossover_is_no_move(monkeypatch):
     np.testing.assert_array_equal(_finish._Finisher(act, 1e-9)._cross(free), free)
     np.testing.assert_array_equal(act.alpha, alpha)
     np.testing.assert_array_equal(act.v, v)
-
-
-def test_the_rank_the_crossover_looks_for():
-    # Up to half of SMO's free set and a quarter of a grown face, at most CROSS_RANK_MAX; not
-    # on faces under CROSS_MIN, nor up to a rank a free block was found to exceed.
-    act, _ = low_rank_active_set(0, 50, 3)
-    finisher = _finish._Finisher(act, 1e-9)
-    grown = _finish.CROSS_GROWN_SHARE
-    assert finisher._rank_search(100) == 50 and finisher._rank_search(100, grown) == 25
-    assert finisher._rank_search(1000) == _finish.CROSS_RANK_MAX
-    assert finisher._rank_search(_finish.CROSS_MIN - 1) is None
-    finisher.rank_above = 30
-    assert finisher._rank_search(100) == 50 and finisher._rank_search(100, grown) is None
-
-
-def test_a_grown_face_is_crossed_over_only_up_to_a_quarter_of_its_size():
-    # A face of 100 variables of rank 30: as a grown face, its rank is looked for up to 25 and
-    # found above, and nothing moves; as SMO's free set, up to 50, and the crossover acts.
-    act, _ = low_rank_active_set(0, 100, 30)
-    alpha = act.alpha.copy()
-    free = np.arange(100)
-    finisher = _finish._Finisher(act, 1e-9)
-    np.testing.assert_array_equal(finisher._cross(free, grown=True), free)
-    np.testing.assert_array_equal(act.alpha, alpha)
-    assert finisher.rank_above == 25
-    assert len(finisher._cross(free)) < 100
 
 
 @pytest.mark.parametrize("tiled", [False, True])
@@ -1004,57 +992,17 @@ def test_the_crossover_moves_along_the_flat_directions_to_a_vertex(seed, rank):
     assert _finish._crossover(act, left, _finish._low_rank(act, left, 30), 1e-9) is None
 
 
-@pytest.mark.parametrize("kind", ["low_rank", "svr", "augmented"])
-@pytest.mark.parametrize("seed", [0, 1])
-def test_the_finish_with_its_crossover_ends_at_the_solution_of_smo_alone(monkeypatch, kind, seed):
-    # The crossover on every first face of four variables or more (rank-3 linear kernels): the run
-    # still ends at SMO alone's objective and decision values, with the certificate recomputed
-    # here; and the crossover did act.
-    Kx, y, p, C, two, K, *_ = finish_problem(kind, seed, 60)
-    tol = 1e-9
-    alone = smo(Kx, y, p, C, tol=tol, finish=False, two_constraints=two)
-    calls = []
-    crossover = _finish._crossover
-
-    def counting(*args):
-        moved = crossover(*args)
-        calls.append(moved is not None)
-        return moved
-
-    force_the_finish(monkeypatch, 7)
-    monkeypatch.setattr(_finish, "CROSS_MIN", 4)
-    monkeypatch.setattr(_finish, "_crossover", counting)
-    res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
-    assert any(calls)
-    assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol)
-
-
 @pytest.mark.parametrize("kind", ["low_rank", "svr"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_the_crossover_of_grown_faces_ends_at_the_solution(monkeypatch, kind, seed):
-    # Rank-3 linear kernels, the finish forced every 7 iterations and the crossover tried on
-    # faces of 4 variables or more: on the faces that the primal method grew by the variables
-    # it released (rank at most a quarter of the face), it acts (it sends variables to a
-    # bound), and the run still ends at SMO alone's objective and decision values, with the
-    # certificate recomputed here.
-    Kx, y, p, C, two, K, *_ = finish_problem(kind, seed, 60)
-    tol = 1e-9
-    alone = smo(Kx, y, p, C, tol=tol, finish=False, two_constraints=two)
-    shrunk = []
-    cross = _finish._Finisher._cross
-
-    def counting(self, free, grown=False):
-        left = cross(self, free, grown)
-        if grown:
-            shrunk.append(len(left) < len(free))
-        return left
-
-    force_the_finish(monkeypatch, 7)
-    monkeypatch.setattr(_finish, "CROSS_MIN", 4)
-    monkeypatch.setattr(_finish._Finisher, "_cross", counting)
-    res = smo(Kx, y, p, C, tol=tol, two_constraints=two)
-    assert any(shrunk)
-    assert_ends_at_smo_alone(res, alone, K, y, p, C, two, tol)
+def test_the_crossover_acts_on_low_rank_problems(kind, seed):
+    # Rank-3 linear kernels, the finish forced every 7 iterations, the crossover tried on faces
+    # of 4 variables or more: with it, the run takes another path (it sends variables to a
+    # bound that the primal method would fix one by one) than without it, and both end where
+    # SMO alone ends (the variants of the test above).
+    Kx, y, p, C, *_ = finish_problem(kind, seed, 60)
+    runs = [smo(Kx, y, p, C, tol=1e-9, settings=VARIANTS[v]) for v in ("crossover", "no crossover")]
+    assert all(res.converged for res in runs)
+    assert (runs[0].n_iter, runs[0].finish_solves) != (runs[1].n_iter, runs[1].finish_solves)
 
 
 def gram_of_kind(kind, K):
@@ -1107,51 +1055,35 @@ def test_the_scores_from_the_nonzero_multipliers_are_the_scores_from_the_whole_m
     np.testing.assert_allclose(abs_product, np.abs(full) @ alpha, rtol=1e-12, atol=0)
 
 
-def test_attempts_that_stall_at_the_round_off_level_do_not_lengthen_the_chunks(monkeypatch):
+def test_a_run_that_stalls_at_the_round_off_level_stops_there():
     # The L2 margin (C = 1e4) of the data of the test above, unscaled, cubic kernel: at tol =
-    # 1e-8, within ten times below the round-off level of v (about 2e-8), the run stops after
-    # STALLS attempts in a row at that level, and an attempt that ends there leaves SMO's next
-    # chunk as long as the last one (doubling it took this run to 250,000 iterations, not 80,000).
+    # 1e-8, below the round-off level of v (about 2e-8), an attempt ends at a face minimiser
+    # within stall_levels of the level, and the run stops there with the warning, where SMO
+    # alone would go on one iteration at a time.
     rng = np.random.default_rng(0)
     X = rng.standard_normal((300, 4))
     y = np.where(rng.random(300) < 0.5, 1.0, -1.0)
     X[:, 0] += 0.5 * y
     X = (X - X.mean(0)) / X.std(0)
     K = (1.0 + X @ X.T) ** 3 + np.eye(300) / 1e4
-    seen = []
-    attempt = _finish._Finisher.attempt
-
-    def recording(self):
-        before = self.allowance
-        violation = attempt(self)
-        seen.append((self.stalls, before, self.allowance))
-        return violation
-
-    monkeypatch.setattr(_finish._Finisher, "attempt", recording)
     with pytest.warns(ConvergenceWarning, match="double precision"):
         res = smo(K, y, -np.ones(300), np.inf, tol=1e-8)
-    assert not res.converged
-    # the run ends after STALLS such attempts in a row, and none of them doubled the allowance
-    assert [stalls for stalls, _, _ in seen][-_finish.STALLS :] == list(
-        range(1, _finish.STALLS + 1)
-    )
-    assert all(after == before for stalls, before, after in seen if stalls > 0)
+    assert not res.converged and res.ended_by == "round-off" and res.finish_attempts >= 1
+    level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
+    assert 1e-8 < res.violation <= Settings().stall_levels * level
 
 
 @pytest.mark.parametrize("scale", [0.0, 1.0])
-def test_a_face_of_coincident_points_ends_the_finish_without_a_floating_point_warning(
-    monkeypatch, scale
-):
+def test_a_face_of_coincident_points_ends_the_finish_without_a_floating_point_warning(scale):
     # Two points at the same place have a singular 2 x 2 block (every entry scale^2 * 2); at the
     # origin, a zero one. The finish, tried after every iteration, must neither overflow in
     # 1 / (w + mu) nor divide by zero: SMO alone then decides (here, no separating hyperplane).
-    force_the_finish(monkeypatch, 1)
     X = np.full((3, 2), scale)
     y = np.array([1.0, -1.0, 1.0])
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.warns(ConvergenceWarning, match="iteration limit"):
-            res = smo(X @ X.T, y, -np.ones(3), np.inf, tol=1e-8, max_iter=100)
+            res = smo(X @ X.T, y, -np.ones(3), np.inf, tol=1e-8, max_iter=100, settings=forced(1))
     assert not res.converged
 
 
@@ -1174,14 +1106,13 @@ class _RowsOnly:
         return self.K[np.ix_(index, index)]
 
 
-def test_an_operator_with_only_the_documented_operations_gets_the_finish(monkeypatch):
+def test_an_operator_with_only_the_documented_operations_gets_the_finish():
     # The finish's products by some columns and by |K| fall back on rows and products when the
     # operator has no columns_product or abs_matmul: the same solution as the array's.
     K, y = xor_problem(2, 40)
-    force_the_finish(monkeypatch, 5)
-    ref = smo(K, y, -np.ones(40), 10.0, tol=1e-9)
-    res = smo(_RowsOnly(K), y, -np.ones(40), 10.0, tol=1e-9)
-    assert res.converged
+    ref = smo(K, y, -np.ones(40), 10.0, tol=1e-9, settings=forced(5))
+    res = smo(_RowsOnly(K), y, -np.ones(40), 10.0, tol=1e-9, settings=forced(5))
+    assert res.converged and res.finish_attempts >= 1
     assert res.objective == pytest.approx(ref.objective, rel=1e-10)
     w = np.zeros(40)
     w[[3, 7]] = [0.5, 2.0]
@@ -1206,45 +1137,27 @@ def test_smo_stops_where_its_own_v_and_v_afresh_disagree_at_the_round_off_level(
     K = X[:, :2] @ X[:, :2].T
     with pytest.warns(ConvergenceWarning, match="double precision"):
         res = smo(K, y, -np.ones(60), 1e6, tol=1e-8)
-    assert not res.converged and res.n_iter < 10_000
+    assert not res.converged and res.ended_by == "round-off" and res.n_iter < 10_000
     level = np.finfo(float).eps / 2 * np.max(np.abs(K) @ res.alpha)
     assert 1e-8 < level  # the tolerance is below what v can certify
-    assert res.violation <= _finish.STALL_LEVELS * level
+    assert res.violation <= Settings().stall_levels * level
 
 
-def test_a_bordered_face_has_the_factor_of_its_larger_block():
-    # Extending a Cholesky face by released variables keeps its factor and borders it: L L^T
-    # is K_FF + mu I of the larger free set, a released variable that was fixed on the face is
-    # unfixed (not added twice), and solves with the new factor solve the larger system.
-    K, y = xor_problem(3, 30)
-    K = K + 0.1 * np.eye(30)  # well conditioned, so that the comparison is to round-off
-    act = _solver._ActiveSet(
-        K, y, -np.ones(30), np.full(30, 10.0), np.zeros(30), two=False
-    )  # one equality constraint
-    face = _finish._Face(act, np.arange(0, 20, 2), eigh=False)
-    face.fix(np.array([1, 4]))  # variables 2 and 8
-    face.extend(act, np.array([8, 21, 5]))
-    free = face.free
-    assert sorted(free.tolist()) == sorted([*range(0, 20, 2), 21, 5])
-    assert face.fixed_index == [1] and face.fixed.sum() == 1  # 2 stays fixed, 8 is unfixed
-    H = K[np.ix_(free, free)] + face.mu * np.eye(len(free))
-    np.testing.assert_allclose(face.L @ face.L.T, H, rtol=0, atol=1e-12 * np.abs(H).max())
-    np.testing.assert_allclose(face.KFF, K[np.ix_(free, free)])
-    b = np.arange(len(free), dtype=float)
-    np.testing.assert_allclose(H @ face.solve(b), b, atol=1e-9)
-    np.testing.assert_allclose(H @ face.W_fixed[:, 0], np.eye(len(free))[1], atol=1e-9)
+#: Settings under which the finish's own work costs nothing: its budget never runs out.
+FREE = Settings(
+    cost=CostModel(
+        product=0.0, rows=0.0, gather=0.0, flop=0.0, round=0.0, round_fixed=0.0, cross=0.0
+    )
+)
 
 
 def finisher_at_smo_point(K, y, p, C, alpha0, two, smo_tol):
     """A finisher with an unbounded budget at SMO's point at ``smo_tol`` (no finish), and the
     solution of SMO alone at 1e-10: for the primal-dual phase of the finish."""
-    start = smo_module._smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=two)
-    alone = smo_module._smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=two)
+    start = smo(K, y, p, C, alpha0, tol=smo_tol, finish=False, two_constraints=two)
+    alone = smo(K, y, p, C, alpha0, tol=1e-10, finish=False, two_constraints=two)
     act = _solver._ActiveSet(K, y, p, np.full(len(y), C), start.alpha.copy(), two=two)
-    finisher = _finish._Finisher(act, 1e-9)
-    finisher.allowance = np.inf
-    finisher.start = act.gap(two)
-    return act, finisher, alone
+    return act, _finish._Finisher(act, 1e-9, FREE), alone
 
 
 def primal_dual_from_smo(kind, seed, smo_tol, n=200):
@@ -1262,57 +1175,19 @@ def primal_dual_from_smo(kind, seed, smo_tol, n=200):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_the_primal_dual_phase_lands_on_the_solution_in_a_few_solves(monkeypatch, seed):
+def test_the_primal_dual_phase_lands_on_the_solution_in_a_few_solves(seed):
     # From SMO's point at m - M <= 0.1 on a Gaussian C-SVM: guess the active set, solve the
     # face, guess again; a few solves reach the solution (violation recomputed here from the
     # definition, SMO alone's objective), in the box and on the constraint.
     K, y, p, C, _, act, finisher, alone = primal_dual_from_smo("c", seed, 0.1)
-    solves = []
-    newton = _finish._Face.newton
-    monkeypatch.setattr(
-        _finish._Face, "newton", lambda self, *a: solves.append(1) or newton(self, *a)
-    )
     violation = finisher._primal_dual(_finish._free_set(act))
     assert violation is not None and violation <= 1e-9
-    assert 1 <= len(solves) <= 6
+    assert 1 <= finisher.solves <= 6
     alpha = act.alpha
     assert np.all(alpha >= 0.0) and np.all(alpha <= C)
     assert y @ alpha == pytest.approx(0.0, abs=1e-9)
     assert independent_violation(K, y, p, C, alpha) <= 1e-9 * (1 + 1e-6)
     assert objective(K, y, p, alpha) == pytest.approx(alone.objective, rel=1e-10)
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_the_primal_dual_rounds_share_one_factor(monkeypatch, seed):
-    # Faces factored by Cholesky (EIGH_MAX = 0): the variables a round sends to their bounds are
-    # fixed on its factor and those it frees border it, so the whole phase factors one face,
-    # and lands where factoring each round's face anew (FIXED_MAX = -1) lands.
-    monkeypatch.setattr(_finish, "EIGH_MAX", 0)
-    counts = {"faces": 0, "solves": 0}
-    init, newton = _finish._Face.__init__, _finish._Face.newton
-
-    def counted_init(self, *args):
-        counts["faces"] += 1
-        init(self, *args)
-
-    def counted_newton(self, *args):
-        counts["solves"] += 1
-        return newton(self, *args)
-
-    monkeypatch.setattr(_finish._Face, "__init__", counted_init)
-    monkeypatch.setattr(_finish._Face, "newton", counted_newton)
-    ends = []
-    for fixed_max in (_finish.FIXED_MAX, -1):
-        monkeypatch.setattr(_finish, "FIXED_MAX", fixed_max)
-        counts.update(faces=0, solves=0)
-        K, y, p, _, _, act, finisher, alone = primal_dual_from_smo("c", seed, 0.1)
-        violation = finisher._primal_dual(_finish._free_set(act))
-        assert violation is not None and violation <= 1e-9
-        assert objective(K, y, p, act.alpha) == pytest.approx(alone.objective, rel=1e-10)
-        ends.append((counts["faces"], counts["solves"]))
-    (shared, solves), (anew, solves_anew) = ends
-    assert solves >= 2 and shared == 1  # one factor for every round
-    assert anew == solves_anew == solves  # a factor per round, and as many rounds
 
 
 def test_a_primal_dual_phase_that_gives_up_puts_the_starting_point_back():
@@ -1343,8 +1218,8 @@ def test_a_primal_dual_step_along_a_null_direction_is_hopeless_and_skipped(monke
 def test_a_face_solve_meets_inhomogeneous_constraints():
     # The face's minimiser with a^T e = c on each class (the two constraints of the nu-SVM):
     # the class sums of e are c exactly, and v_F - K_FF e is constant on each class (the
-    # multiplier of its constraint), which is the KKT system of the face, by Cholesky and by
-    # eigh alike. The second value is K_FF e.
+    # multiplier of its constraint), which is the KKT system of the face. The second value is
+    # K_FF e.
     K, y = random_problem(4, 60)
     act = _solver._ActiveSet(K, y, np.zeros(60), np.ones(60), np.full(60, 0.5), two=True)
     free = np.arange(0, 60, 2)
@@ -1352,13 +1227,12 @@ def test_a_face_solve_meets_inhomogeneous_constraints():
     vF = np.random.default_rng(0).standard_normal(len(free))
     KFF = K[np.ix_(free, free)]
     pos = y[free] > 0
-    for eigh in (False, True):
-        e, Ke = _finish._Face(act, free, eigh=eigh).newton(vF, 1e-12, c)
-        assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
-        assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
-        r = vF - KFF @ e
-        assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
-        np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
+    e, Ke = _finish._Face(act, free).newton(vF, 1e-12, c)
+    assert e[pos].sum() == pytest.approx(c[0], abs=1e-13)
+    assert e[~pos].sum() == pytest.approx(c[1], abs=1e-13)
+    r = vF - KFF @ e
+    assert np.ptp(r[pos]) <= 1e-9 and np.ptp(r[~pos]) <= 1e-9
+    np.testing.assert_allclose(Ke, KFF @ e, atol=1e-12)
 
 
 def test_the_violators_and_by_how_much():

@@ -1,0 +1,135 @@
+r"""The tuning of the engineered SMO (chapter 7): one frozen object, each value with its source.
+
+:class:`Settings` holds every constant of the solver's engineering that is a choice rather than
+a fact of the mathematics, :class:`CostModel` the times on which the second-order finish bases
+its decisions. The textbook algorithm (:func:`kernels_ref.smo.smo_textbook`) needs none of them.
+A value's source is one of: a paper, a measurement (with the script that regenerates it), the
+rows of ``benchmarks/`` it was chosen on, or a judgement. ``benchmarks/ablation.py`` measures
+each mechanism with and without it.
+"""
+
+from dataclasses import dataclass, field
+
+__all__ = ["CostModel", "Settings"]
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """What SMO's iterations and the finish's work cost, in nanoseconds.
+
+    The finish decides when to make an attempt and when to give one up by this model, never by
+    a clock, so that a run takes the same path on every machine; only the ratios matter. Source
+    of every field: measured with one BLAS thread on a 2-core x86-64 machine;
+    ``benchmarks/cost_model.py`` measures them again on the machine it runs on and prints them
+    beside these.
+
+    Attributes
+    ----------
+    iteration, per_variable : float
+        An SMO iteration: a fixed part, and a part per active variable (about ten vectorised
+        calls on arrays of the active size).
+    copy : float
+        An entry of the active block that shrinking copies into a contiguous array.
+    product : float
+        An entry of K in a product :math:`Kw` (v afresh).
+    rows : float
+        An entry of the rows of K in a product by some of its rows.
+    gather : float
+        An entry of a square block gathered from K.
+    flop : float
+        A floating-point operation of a factorisation.
+    round, round_fixed : float
+        A round of a face (its refined solve and the step): per entry of its block, and fixed.
+    cross : float
+        A step of the crossover's simplex, or a column of its pivoted Cholesky factor.
+    """
+
+    iteration: float = 8000.0
+    per_variable: float = 4.0
+    copy: float = 10.0
+    product: float = 0.5
+    rows: float = 1.5
+    gather: float = 5.0
+    flop: float = 0.05
+    round: float = 3.0
+    round_fixed: float = 3e5
+    cross: float = 1e4
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The tuning of SMO's engineering: shrinking's copy and the second-order finish.
+
+    Pass ``settings=Settings(...)`` to :func:`kernels_ref.smo.smo` to change one; a value of
+    0 (``border=False``) turns its mechanism off. Every combination ends where SMO alone ends,
+    to ``tol``: only the time it takes changes.
+
+    Attributes
+    ----------
+    cost : CostModel
+        The times the finish weighs its work and SMO's with. Source: a measurement
+        (``benchmarks/cost_model.py``).
+    chunk_min : int
+        The fewest SMO iterations between two attempts of the finish. Source: a judgement (an
+        attempt costs at least a product by K, a few hundred iterations' worth).
+    extensions : int
+        The allowances an attempt that makes progress may add to its budget (0: none). Source:
+        ``benchmarks/ablation.py`` (without them the ill-conditioned suite takes 35-41 % longer).
+    extend_gap : float
+        An attempt makes progress when it has cut m - M to this share of its start (or lowers
+        the objective faster than SMO). Source: a judgement (two orders of magnitude).
+    guess_rounds : int
+        The rounds of the primal-dual guesses that start an attempt (0: none). Source: a
+        judgement (a guess that converges repeats within a few rounds).
+    guess_patience : int
+        Rounds in a row without a new fewest number of changes before the guesses tighten
+        their threshold, and then give up. Source: a judgement.
+    guess_growth : float
+        A primal-dual step that leaves the box by this many times the least excess so far
+        diverges. Source: a judgement.
+    guess_wild : float
+        A guess that changes this many times as many variables as its face had (plus
+        ``small_face``) is hopeless. Source: the XOR rows of ``benchmarks/svm.py`` at n = 5000,
+        C = 10 (1,291 changes from a face of 17).
+    refine_steps : int
+        The most rounds of iterative refinement of a face's solve (1: no refinement). Source:
+        ``benchmarks/ablation.py``.
+    small_face : int
+        A face of fewer variables is not searched for a low rank, and a factored face with
+        more fixed variables than this is factored anew. Source: a judgement.
+    cross_share, cross_grown_share : float
+        The largest rank the crossover looks for, as a share of SMO's free set and of a face the
+        primal method grew (0: no crossover there). Source: the ill-conditioned rows of
+        ``benchmarks/ill_conditioned.py`` (at a half on grown faces, two C-SVMs took twice the
+        iterations).
+    cross_rank_max : int
+        The largest rank the crossover looks for (each column of its factor reads a row of K).
+        Source: a judgement.
+    stall_levels : float
+        A run stops at the round-off level of v when m - M is within this many times the level
+        (above tol, with a warning). Source: the L2 margins of an unscaled cubic kernel in
+        ``benchmarks/ill_conditioned.py``, whose face minimisers end at 7 to 10 times the level.
+    afresh_levels : float
+        A face minimiser within this many times the round-off level of v is certified with v
+        afresh. Source: a judgement.
+    border : bool
+        Border a factored face with the variables released, and share a factor between
+        primal-dual rounds, instead of factoring anew. Source: ``benchmarks/ablation.py``.
+    """
+
+    cost: CostModel = field(default_factory=CostModel)
+    chunk_min: int = 250
+    extensions: int = 4
+    extend_gap: float = 1e-2
+    guess_rounds: int = 30
+    guess_patience: int = 3
+    guess_growth: float = 30.0
+    guess_wild: float = 8.0
+    refine_steps: int = 6
+    small_face: int = 64
+    cross_share: float = 0.5
+    cross_grown_share: float = 0.25
+    cross_rank_max: int = 200
+    stall_levels: float = 16.0
+    afresh_levels: float = 8.0
+    border: bool = True
