@@ -602,8 +602,8 @@ def _crossover(act, free, G, tol):
     step moves one variable with a reduced cost above ``tol`` towards a bound until it or a
     basic variable meets one, and that variable stays there: at most f steps. The move is
     kept only if it is flat, its curvature :math:`\tfrac12 e^\top K_{FF} e` (computed with
-    the true :math:`K`) below a tenth of its first-order decrease :math:`v_F^\top e`, so that
-    it lowers the objective. Returns the mask of
+    the true :math:`K`) below :data:`FLAT` times its first-order decrease :math:`v_F^\top e`,
+    so that it lowers the objective. Returns the mask of
     the variables it sent to a bound, or None when it made no move.
     """
     alpha, C, y = act.alpha, act.C_all, act.y_all
@@ -632,18 +632,13 @@ def _crossover(act, free, G, tol):
         s = -1.0 if reduced[j] > 0.0 else 1.0
         dB = -s * np.linalg.solve(MB, M[:, j])
         room = hi[j] - e[j] if s > 0.0 else e[j] - lo[j]
-        eB = e[basis]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(
-                dB > 0.0, (hi[basis] - eB) / dB, np.where(dB < 0.0, (lo[basis] - eB) / dB, np.inf)
-            )
-        k = int(np.argmin(ratio))
-        t = min(room, float(ratio[k]))
+        k, ratio = _ratio_test(e[basis], dB, lo[basis], hi[basis])
+        t = min(room, ratio)
         if not t < np.inf:
             return None  # a flat direction without a bound: the finish cannot use it
         e[j] += s * t
         e[basis] += t * dB
-        if room <= ratio[k]:
+        if room <= ratio:
             e[j] = hi[j] if s > 0.0 else lo[j]
             done[j] = True
         else:
@@ -652,21 +647,42 @@ def _crossover(act, free, G, tol):
             done[leaving], in_basis[leaving], in_basis[j] = True, False, True
             basis[k] = j
             reduced = None
-    if not np.any(done):
+    if not np.any(done) or not _flat_move(act, free, e, done, hi):
         return None
+    return done
+
+
+def _ratio_test(eB, dB, loB, hiB):
+    """The basic variable that meets its bound first along ``dB`` from ``eB``, and the step
+    at which it does (inf when none does)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(dB > 0.0, (hiB - eB) / dB, np.where(dB < 0.0, (loB - eB) / dB, np.inf))
+    k = int(np.argmin(ratio))
+    return k, float(ratio[k])
+
+
+#: A move of the crossover is flat when its curvature is below FLAT times its first-order
+#: decrease: then it lowers the objective (a diagonal added to a low-rank K, as in the L2
+#: margin's K + I / C, is not flat).
+FLAT = 0.1
+
+
+def _flat_move(act, free, e, done, hi):
+    """Make the crossover's move ``e`` of the variables ``free`` (those ``done`` exactly at
+    their bound) if it is flat, computed with the true K; whether it was made."""
+    alpha, C, y = act.alpha, act.C_all, act.y_all
+    yF, CF = y[free], C[free]
     full = np.zeros(act.n)
     full[free] = e
     Ke = act.K @ full
-    # flat: the curvature along the move is a small part of its first-order decrease (a
-    # diagonal added to a low-rank K, as in the L2 margin's K + I / C, is not flat)
-    if not 0.5 * float(e @ Ke[free]) < 0.1 * float(act.v[free] @ e):
-        return None
-    new = aF + yF * e
+    if not 0.5 * float(e @ Ke[free]) < FLAT * float(act.v[free] @ e):
+        return False
+    new = alpha[free] + yF * e
     at_hi = done & ((e == hi) == (yF > 0))
     alpha[free] = np.clip(np.where(done, np.where(at_hi, CF, 0.0), new), 0.0, CF)
     _balance_extras(act, float(e.sum()))
     act.moved(None, Ke)
-    return done
+    return True
 
 
 def _independent(M):

@@ -61,7 +61,7 @@ class Settings:
     """The tuning of SMO's engineering: shrinking's copy and the second-order finish.
 
     Pass ``settings=Settings(...)`` to :func:`kernels_ref.smo.smo` to change one; a value of
-    0 (``border=False``) turns its mechanism off. Every combination ends where SMO alone ends,
+    0 turns its mechanism off. Every combination ends where SMO alone ends,
     to ``tol``: only the time it takes changes.
 
     Attributes
@@ -112,9 +112,6 @@ class Settings:
     afresh_levels : float
         A face minimiser within this many times the round-off level of v is certified with v
         afresh. Source: a judgement.
-    border : bool
-        Border a factored face with the variables released, and share a factor between
-        primal-dual rounds, instead of factoring anew. Source: ``benchmarks/ablation.py``.
     """
 
     cost: CostModel = field(default_factory=CostModel)
@@ -132,4 +129,3 @@ class Settings:
     cross_rank_max: int = 200
     stall_levels: float = 16.0
     afresh_levels: float = 8.0
-    border: bool = True

@@ -34,6 +34,11 @@ EXTRA_TESTS = {
     "representer": ["tests/test_ridge.py"],
     "ridge": ["tests/test_representer.py"],
     "_validation": ["tests/test_bad_input.py"],
+    # the engineered SMO's rooms are tested with the solver
+    "_solver": ["tests/test_smo.py"],
+    "_qmatrix": ["tests/test_smo.py"],
+    "_finish": ["tests/test_smo.py"],
+    "_settings": ["tests/test_smo.py"],
 }
 
 SWAPS = {
