@@ -67,7 +67,7 @@ class _Finisher:
         self.allowance = max(2.0 * self._entry_cost(max(len(_free_set(act)), 100)), 1e6)  # ns
         self.cost = self.limit = 0.0  # the attempt's cost so far and its limit, in ns
         self.extensions = 0  # allowances added to the limit for the attempt's progress
-        self.start = self.best = np.inf  # the attempt's violation m - M at its start, its best
+        self.start = np.inf  # the attempt's violation m - M at its start
         self.gain = 0.0  # the objective's decrease by the attempt's steps (:func:`_face_step`)
         self.smo_gain = 0.0  # the objective's decrease by SMO since the last attempt
         self.fresh_alpha, self.fresh_v = act.alpha.copy(), act.v.copy()  # the last v afresh
@@ -90,22 +90,16 @@ class _Finisher:
 
     def _over(self):
         """Whether the attempt has spent its limit. The limit grows by one allowance (at most
-        ``extensions`` times) while the attempt makes progress: it has cut the violation m - M
-        to ``extend_gap`` times its value at the start or less, or it has lowered the objective at
+        ``extensions`` times) while the attempt makes progress: it has lowered the objective at
         least as fast, per ns of the cost model, as SMO's iterations since the last attempt, or
         (in the primal-dual phase) its last guess changed fewer variables than any before.
         Such an attempt fails, if it fails, only for its budget, and its point would go back to
-        SMO for twice the allowance: on a C-SVM of 8,000 points at C = 10, an attempt had cut
-        m - M from 2.6e-2 to 1.4e-4 when its budget ran out, and SMO then needed 17,000
-        iterations to get to where the next attempt ended the run; on a nu-SVM with a Gaussian
-        kernel (n = 300, sigma = 3), attempts that each fixed one variable per round lowered
-        the objective faster than SMO and were cut off, four times.
+        SMO for twice the allowance.
         """
         if self.cost <= self.limit:
             return False
         faster = self.gain * self.smo_cost >= self.smo_gain * self.cost
-        progress = self.best <= self.s.extend_gap * self.start or faster or self.progress
-        if self.extensions < self.s.extensions and progress:
+        if self.extensions < self.s.extensions and (faster or self.progress):
             self.limit += self.allowance
             self.extensions += 1
             return False
@@ -117,7 +111,7 @@ class _Finisher:
         face, or one whose block is already known to be of a larger rank (the rank of the Gram
         matrix does not change during the run)."""
         share = self.s.cross_share if share is None else share
-        r_max = min(int(share * f), self.s.cross_rank_max)
+        r_max = int(share * f)
         return r_max if f >= self.s.small_face and r_max > self.rank_above else None
 
     def _face_cost(self, f):
@@ -231,7 +225,7 @@ class _Finisher:
         """
         act = self.act
         start_alpha, start_v = act.alpha.copy(), act.v.copy()
-        stretch = _Stretch(self._roundoff(), self.tol, self.s)  # (charged to the attempt)
+        stretch = _Stretch(self._roundoff(), self.tol, self.s.guess_patience)  # (charged here)
         budget = self.cost, self.limit, self.extensions
         self.cost, self.limit, self.extensions = 0.0, self.allowance, 0
         kept = self._guesses(free, act.objective(), stretch)
@@ -271,9 +265,7 @@ class _Finisher:
             if not np.max(np.abs(e)) <= NULL_STEP * scale:  # a null direction of K_FF
                 self._hopeless()
                 break
-            outside, excess = self._whole_step(free, e)
-            if stretch.diverges(excess):
-                break
+            outside = self._whole_step(free, e)
             inside = not np.any(outside)
             violation = self._afresh() if inside else None
             released, wrong = _violators(act, free, stretch.threshold, amounts=True)
@@ -282,9 +274,6 @@ class _Finisher:
                 if violation <= tol or not np.any(wrong > stretch.last):
                     break
             changes = np.count_nonzero(outside) + len(released)
-            if changes > self.s.guess_wild * f + self.s.small_face:  # far off: hopeless
-                self._hopeless()
-                break
             verdict = stretch.count(changes)
             self.progress = verdict == "new low"
             if verdict == "give up":
@@ -311,14 +300,13 @@ class _Finisher:
 
     def _whole_step(self, free, e):
         """Move the variables ``free`` by ``y * e``, wherever that leaves them: which are out of
-        the box, and by how much the farthest is (0 inside)."""
+        the box."""
         act = self.act
         alpha, y, C = act.alpha, act.y_all, act.C_all
         alpha[free] += y[free] * e
         act.moved(None, _columns_product(act.K, free, e))
         _balance_extras(act, float(e.sum()))
-        beyond = np.maximum(-alpha[free], alpha[free] - C[free])  # > 0: out of the box
-        return beyond > 0.0, float(beyond.max())
+        return (alpha[free] < 0.0) | (alpha[free] > C[free])
 
     def _jump(self, jump):
         """Send the variables ``jump``, out of the box, to the bound they passed; return their
@@ -374,7 +362,7 @@ class _Finisher:
         self.attempts += 1
         self.cost, self.limit, self.extensions, self.gain = 0.0, self.allowance, 0, 0.0
         self.spent = 0.0
-        self.start = self.best = violation
+        self.start = violation
         self.smo_gain = self.smo_from - act.objective()  # SMO's since the last attempt
         self.fresh_alpha, self.fresh_v = act.alpha.copy(), act.v.copy()
         self.level, self.stall = None, False
@@ -389,7 +377,6 @@ class _Finisher:
     def _found(self, violation):
         """The primal-dual phase ended at a point of the box, v afresh, at ``violation``."""
         self.fresh_alpha, self.fresh_v = self.act.alpha.copy(), self.act.v.copy()
-        self.best = min(self.best, violation)
         return violation
 
     def _primal(self, free, violation):
@@ -452,8 +439,7 @@ class _Finisher:
         act.refresh(self.fresh_v - _columns_product(act.K, moved, step))
         self.cost += self.ns.rows * act.n * len(moved)
         gap = act.gap(act.two)
-        self.best = min(self.best, gap)
-        if gap <= tol or gap <= self.s.afresh_levels * self._level():
+        if gap <= tol or gap <= self.s.stall_levels * self._level():
             gap = self._afresh()
             self.fresh_alpha, self.fresh_v = act.alpha.copy(), act.v.copy()
         return gap
@@ -498,25 +484,15 @@ class _Stretch:
     condition by more than the round-off level of v (freeing the many that do by little keeps
     the faces large and the guesses converging); after ``guess_patience`` rounds without a new low,
     only by more than ``last`` = max(tol / 2, that level), and the faces shrink; after as many
-    again, the phase gives up. The steps that leave the box by more than ``guess_growth`` times
-    the least excess so far diverge."""
+    again, the phase gives up."""
 
-    def __init__(self, roundoff, tol, settings):
-        self.patience, self.growth = settings.guess_patience, settings.guess_growth
+    def __init__(self, roundoff, tol, patience):
+        self.patience = patience
         self.threshold = roundoff  # a bounded variable that violates by more is freed
         self.last = max(0.5 * tol, roundoff)  # the threshold of the last stretch
         self.fewest = np.inf  # the fewest changes of a guess so far
         self.waited = 0  # rounds since then
-        self.least = np.inf  # the least excess of a point over the box so far
         self.endgame = False  # in the last stretch
-
-    def diverges(self, excess):
-        """Whether a step that leaves the box by ``excess`` (0 inside) shows divergence."""
-        if excess > self.growth * self.least:
-            return True
-        if excess > 0.0:
-            self.least = min(self.least, excess)
-        return False
 
     def count(self, changes):
         """Count a guess of ``changes`` changes: "new low", "wait", "tighten" (the last

@@ -75,22 +75,12 @@ class Settings:
     extensions : int
         The allowances an attempt that makes progress may add to its budget (0: none). Source:
         ``benchmarks/ablation.py`` (without them the ill-conditioned suite takes 35-41 % longer).
-    extend_gap : float
-        An attempt makes progress when it has cut m - M to this share of its start (or lowers
-        the objective faster than SMO). Source: a judgement (two orders of magnitude).
     guess_rounds : int
         The rounds of the primal-dual guesses that start an attempt (0: none). Source: a
         judgement (a guess that converges repeats within a few rounds).
     guess_patience : int
         Rounds in a row without a new fewest number of changes before the guesses tighten
         their threshold, and then give up. Source: a judgement.
-    guess_growth : float
-        A primal-dual step that leaves the box by this many times the least excess so far
-        diverges. Source: a judgement.
-    guess_wild : float
-        A guess that changes this many times as many variables as its face had (plus
-        ``small_face``) is hopeless. Source: the XOR rows of ``benchmarks/svm.py`` at n = 5000,
-        C = 10 (1,291 changes from a face of 17).
     refine_steps : int
         The most rounds of iterative refinement of a face's solve (1: no refinement). Source:
         ``benchmarks/ablation.py``.
@@ -102,30 +92,20 @@ class Settings:
         primal method grew (0: no crossover there). Source: the ill-conditioned rows of
         ``benchmarks/ill_conditioned.py`` (at a half on grown faces, two C-SVMs took twice the
         iterations).
-    cross_rank_max : int
-        The largest rank the crossover looks for (each column of its factor reads a row of K).
-        Source: a judgement.
     stall_levels : float
-        A run stops at the round-off level of v when m - M is within this many times the level
+        Within this many times the round-off level of v, m - M is at what v can tell: a face
+        minimiser there is certified with v afresh, and a run that gets no lower stops there
         (above tol, with a warning). Source: the L2 margins of an unscaled cubic kernel in
         ``benchmarks/ill_conditioned.py``, whose face minimisers end at 7 to 10 times the level.
-    afresh_levels : float
-        A face minimiser within this many times the round-off level of v is certified with v
-        afresh. Source: a judgement.
     """
 
     cost: CostModel = field(default_factory=CostModel)
     chunk_min: int = 250
     extensions: int = 4
-    extend_gap: float = 1e-2
     guess_rounds: int = 30
     guess_patience: int = 3
-    guess_growth: float = 30.0
-    guess_wild: float = 8.0
     refine_steps: int = 6
     small_face: int = 64
     cross_share: float = 0.5
     cross_grown_share: float = 0.25
-    cross_rank_max: int = 200
     stall_levels: float = 16.0
-    afresh_levels: float = 8.0
