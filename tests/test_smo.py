@@ -1240,9 +1240,9 @@ def test_the_violators_and_by_how_much():
     # group (the mean of v on the face's free variables) by more than the tolerance; the
     # amounts are those distances.
     y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
-    act = _solver._ActiveSet(np.eye(6), y, -np.ones(6), np.full(6, 2.0), np.zeros(6), two=False)
-    act.alpha[:] = [1.0, 0.0, 2.0, 0.0, 2.0, 1.0]  # 0 and 5 free
-    act.v = np.array([0.5, 0.9, 0.45, 0.2, 0.1, 0.3])  # threshold 0.4
+    alpha = np.array([1.0, 0.0, 2.0, 0.0, 2.0, 1.0])  # 0 and 5 free
+    act = _solver._ActiveSet(np.eye(6), y, -np.ones(6), np.full(6, 2.0), alpha)
+    act.refresh(np.array([0.5, 0.9, 0.45, 0.2, 0.1, 0.3]))  # these scores; threshold 0.4
     bad, amounts = _finish._violators(act, np.array([0, 5]), 0.05, amounts=True)
     # 1: y = +1 at 0, in I_up: 0.9 - 0.4; 2: y = -1 at C, in I_up: 0.45 - 0.4 (within tol);
     # 3: y = -1 at 0, in I_low: 0.4 - 0.2; 4: y = +1 at C, in I_low: 0.4 - 0.1
