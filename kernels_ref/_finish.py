@@ -50,9 +50,8 @@ class _Finisher:
     fails hands the point, better than SMO's, back to SMO for twice the allowance
     (:meth:`chunk`) and doubles the allowance: the time of the attempts that fail is a bounded
     share of SMO's, and a problem on which SMO crawls reaches the finish after a bounded share
-    of the crawl. An attempt that ends at the round-off level of v leaves the allowance as it
-    is: the next attempts, which decide whether the run stops there, come as soon. A free block
-    that is not PSD ends the finish for the run.
+    of the crawl. An attempt that ends at the round-off level of v, above tol, ends the run
+    there (:meth:`_face_optimum`). A free block that is not PSD ends the finish for the run.
     """
 
     def __init__(self, act, tol, settings=None):
@@ -472,7 +471,7 @@ class _Finisher:
             act.reset()
             violation = act.gap(act.two)
         self.smo_from, self.smo_cost = act.objective(), 0.0
-        if violation > tol and not self.stall:  # (at the level of v, SMO gets as many as before)
+        if violation > tol:
             self.allowance *= 2.0
         self.stalled = self.stall and violation > tol  # the run stops at the round-off level
         return violation
