@@ -52,6 +52,7 @@ CONFIGS = {
     "no crossover_grown": Settings(cross_grown_share=0.0),
     "no extensions": Settings(extensions=0),
     "no refine": Settings(refine_steps=1),
+    "no cross_rank_max": Settings(cross_rank_max=10**9),
 }
 
 

@@ -110,7 +110,7 @@ class _Finisher:
         face, or one whose block is already known to be of a larger rank (the rank of the Gram
         matrix does not change during the run)."""
         share = self.s.cross_share if share is None else share
-        r_max = int(share * f)
+        r_max = min(int(share * f), self.s.cross_rank_max)
         return r_max if f >= self.s.small_face and r_max > self.rank_above else None
 
     def _face_cost(self, f):

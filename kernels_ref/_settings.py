@@ -74,16 +74,20 @@ class Settings:
         attempt costs at least a product by K, a few hundred iterations' worth).
     extensions : int
         The allowances an attempt that makes progress may add to its budget (0: none). Source:
-        ``benchmarks/ablation.py`` (without them the ill-conditioned suite takes 35-41 % longer).
+        ``benchmarks/ablation.py`` (without them the ill-conditioned and C-SVM suites take 39 %
+        and 20 % longer).
     guess_rounds : int
         The rounds of the primal-dual guesses that start an attempt (0: none). Source: a
-        judgement (a guess that converges repeats within a few rounds).
+        judgement (a guess that converges repeats within a few rounds); without the guesses the
+        C-SVM suite of ``benchmarks/ablation.py`` takes 49 % longer.
     guess_patience : int
         Rounds in a row without a new fewest number of changes before the guesses tighten
         their threshold, and then give up. Source: a judgement.
     refine_steps : int
         The most rounds of iterative refinement of a face's solve (1: no refinement). Source:
-        ``benchmarks/ablation.py``.
+        a judgement (a few rounds reach round-off); without it, in ``benchmarks/ablation.py``,
+        the ill-conditioned suite makes 9 % more iterations and three more of its calls end at
+        the round-off level above tol.
     small_face : int
         A face of fewer variables is not searched for a low rank, and a factored face with
         more fixed variables than this is factored anew. Source: a judgement.
@@ -91,7 +95,13 @@ class Settings:
         The largest rank the crossover looks for, as a share of SMO's free set and of a face the
         primal method grew (0: no crossover there). Source: the ill-conditioned rows of
         ``benchmarks/ill_conditioned.py`` (at a half on grown faces, two C-SVMs took twice the
-        iterations).
+        iterations); without the crossover the ill-conditioned and SVR suites of
+        ``benchmarks/ablation.py`` take 22 % longer, and without it on grown faces 40 % (an SVR
+        call, 1.8 s -> 15.6 s).
+    cross_rank_max : int
+        The largest rank the crossover looks for (each column of its factor reads a row of
+        K). Source: ``benchmarks/ablation.py`` (without it the SVR and C-SVM suites make 20 %
+        and 13 % more SMO iterations).
     stall_levels : float
         Within this many times the round-off level of v, m - M is at what v can tell: a face
         minimiser there is certified with v afresh, and a run that gets no lower stops there
@@ -108,4 +118,5 @@ class Settings:
     small_face: int = 64
     cross_share: float = 0.5
     cross_grown_share: float = 0.25
+    cross_rank_max: int = 200
     stall_levels: float = 16.0
