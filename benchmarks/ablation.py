@@ -15,12 +15,12 @@ that mechanism off, and with every mechanism on:
 
 Each row's Gram matrix is built once, then every configuration runs on it in turn (so that a
 drift of the machine hits them alike), once. Printed per configuration and suite: the SMO
-iterations (exact: the path does not depend on the machine or the clock), the total time, its
-change against every mechanism on, the rows that get worse (more than 10 % more time and
-0.05 s; sent over the guard of ``ill_conditioned.py``, a call under 1 s at n = 300, or under
-5 s at n = 1000, that goes over it; or stopped at the round-off level of v above tol where it
-converged), and the rows that did not converge. ``--rows`` also prints every row (iterations,
-``*`` for a row that did not converge, seconds).
+iterations (exact: the path does not depend on the clock, only on the BLAS kernels' rounding),
+the total time, its change against every mechanism on, the rows that get worse (more than
+10 % more time and 0.05 s; sent over the guard of ``ill_conditioned.py``, a call under 1 s at
+n = 300, or under 5 s at n = 1000, that goes over it; or stopped at the round-off level of v
+above tol where it converged), and the rows that did not converge. ``--rows`` also prints
+every row (iterations, ``*`` for a row that did not converge, seconds).
 
 Duration: about 15 minutes on a 2-core machine with the default sizes. One BLAS thread, as in the
 other benchmarks. Run: ``.venv/bin/python benchmarks/ablation.py`` (``--help``).

@@ -2,8 +2,8 @@
 
 The second-order finish decides when to make an attempt, and when to give one up, by a model of
 what its work and SMO's iterations cost (``CostModel``, in nanoseconds), never by a clock: a
-run then takes the same path on every machine. This script measures each time of the model on
-the machine it runs on, with one BLAS thread, and prints it beside the value the package uses.
+run's path then does not depend on the machine's speed. This script measures each time of the
+model on the machine it runs on, with one BLAS thread, and prints it beside the value in use.
 Only the ratios matter; a machine whose ratios differ much from the package's makes the finish
 act a little earlier or later than it would with its own, never wrongly (every point it ends a
 run at is certified).

@@ -18,7 +18,9 @@ class CostModel:
     """What SMO's iterations and the finish's work cost, in nanoseconds.
 
     The finish decides when to make an attempt and when to give one up by this model, never by
-    a clock, so that a run takes the same path on every machine; only the ratios matter. Source
+    a clock, so that a run's path does not depend on the machine's speed or load (it may on
+    the rounding of its BLAS kernels, as any floating-point computation); only the ratios
+    matter. Source
     of every field: measured with one BLAS thread on a 2-core x86-64 machine;
     ``benchmarks/cost_model.py`` measures them again on the machine it runs on and prints them
     beside these.
