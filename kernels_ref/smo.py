@@ -549,6 +549,18 @@ def _smo(
     )  # fmt: skip
 
 
+def _run_fields(res, n_iter=None):
+    """The fields of a learner's result that say how SMO's run ``res`` went (``n_iter``: the
+    iterations of several runs, when the learner made them)."""
+    return {
+        "n_iter": res.n_iter if n_iter is None else n_iter,
+        "converged": res.converged,
+        "finish_attempts": res.finish_attempts,
+        "finish_solves": res.finish_solves,
+        "ended_by": res.ended_by,
+    }
+
+
 def _warn_roundoff(violation, tol, roundoff):
     """The warning of a run that ended at the round-off level of v, above tol (at a face of the
     finish, or where SMO met tol on its own v and v afresh is within ``stall_levels`` of it)."""

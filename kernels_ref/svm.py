@@ -38,7 +38,7 @@ from ._validation import (
 )
 from .exceptions import ConvergenceWarning, NotSeparableError
 from .representer import _dual_expansion
-from .smo import AugmentedGram, _default_max_iter, _smo
+from .smo import AugmentedGram, _default_max_iter, _run_fields, _smo
 
 __all__ = [
     "SVMResult",
@@ -635,21 +635,10 @@ def nu_to_c_svm(result, K):
 # --- fits ---------------------------------------------------------------------------------
 
 
-def _run(res, n_iter=None):
-    """The fields of a fit that say how SMO's run ``res`` went (``n_iter``: the iterations of
-    several runs, when the fit made them)."""
-    return {
-        "n_iter": res.n_iter if n_iter is None else n_iter,
-        "converged": res.converged,
-        "finish_attempts": res.finish_attempts,
-        "finish_solves": res.finish_solves,
-        "ended_by": res.ended_by,
-    }
-
-
 def _result(alpha, y, C, v, dual_objective, **kw):
     """SVMResult with the intercept from the free SVs and the KKT violation from v; ``kw``: the
-    fields of :func:`_run`, and ``bias=False`` for a fit without intercept."""
+    fields of :func:`kernels_ref.smo._run_fields`, and ``bias=False`` for a fit without an
+    intercept."""
     atol = _bound_tol(alpha)
     bias = kw.pop("bias", True)
     b = _intercept(v, alpha, y, C, atol) if bias else 0.0
@@ -778,7 +767,7 @@ def hard_margin(K, y, *, tol=TOL, max_iter=None, min_margin=None):
             break
         chunk *= 2
     C = np.full(n, np.inf)
-    return _result(alpha, y, C, -y * res.grad, -res.objective, **_run(res, n_iter))
+    return _result(alpha, y, C, -y * res.grad, -res.objective, **_run_fields(res, n_iter))
 
 
 @validated(
@@ -839,7 +828,7 @@ def soft_margin_l1(K, y, C, *, tol=TOL, max_iter=None, shrinking=True, alpha0=No
     """
     res = _smo(K, y, -np.ones(len(y)), C, alpha0, tol=tol, max_iter=max_iter, shrinking=shrinking)
     Cv = np.full(len(y), C)
-    return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, **_run(res))
+    return _result(res.alpha, y, Cv, -y * res.grad, -res.objective, **_run_fields(res))
 
 
 @validated(**FIT, C=positive())
@@ -882,7 +871,9 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     K2 = K.copy()
     K2.flat[:: n + 1] += 1.0 / C
     res = _smo(K2, y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
-    return _result(res.alpha, y, np.full(n, np.inf), -y * res.grad, -res.objective, **_run(res))
+    return _result(
+        res.alpha, y, np.full(n, np.inf), -y * res.grad, -res.objective, **_run_fields(res)
+    )
 
 
 @validated(
@@ -948,7 +939,7 @@ def lambda_svm(K, y, lam, *, tol=TOL, max_iter=None):
     res = _smo(AugmentedGram(K), y_aug, p_aug, C_aug, tol=tol, max_iter=max_iter)
     alpha = res.alpha[:n].copy()
     v = -y * res.grad[:n]
-    return _result(alpha, y, np.full(n, C), v, -2.0 * res.objective, bias=False, **_run(res))
+    return _result(alpha, y, np.full(n, C), v, -2.0 * res.objective, bias=False, **_run_fields(res))
 
 
 def _nu_start(y, nu):
@@ -1046,5 +1037,5 @@ def nu_svm(K, y, nu, *, tol=TOL, max_iter=None):
         kkt_violation=viol,
         y=y,
         rho=rho,
-        **_run(res),
+        **_run_fields(res),
     )

@@ -22,7 +22,7 @@ from ._validation import (
     validated,
     vector,
 )
-from .smo import TiledGram, _default_max_iter, _smo
+from .smo import TiledGram, _default_max_iter, _run_fields, _smo
 from .svm import TOL
 
 __all__ = [
@@ -206,11 +206,7 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
         dual_objective=float(y @ coef) - epsilon * float(np.sum(alpha + alpha_star)) - half_norm,
         primal_objective=half_norm + C * float(slack.sum()),
         kkt_violation=max(0.0, lower - upper) + abs(float(coef.sum())),
-        n_iter=res.n_iter,
-        converged=res.converged,
-        finish_attempts=res.finish_attempts,
-        finish_solves=res.finish_solves,
-        ended_by=res.ended_by,
+        **_run_fields(res),
     )
 
 
