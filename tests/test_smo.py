@@ -842,6 +842,20 @@ def test_the_finish_ends_an_ill_conditioned_run():
     assert independent_violation(K, y, -np.ones(200), 10.0, res.alpha) <= 1e-8 * (1 + 1e-6)
 
 
+def test_the_result_says_what_ended_the_run():
+    # SMO's own stopping rule, met exactly at the iteration limit, is still "smo"; one
+    # iteration short of it, the limit ends the run, with the warning.
+    K, y = xor_problem(0, 30)
+    p, C = -np.ones(30), 10.0
+    alone = smo(K, y, p, C, tol=1e-6, finish=False)
+    assert alone.ended_by == "smo" and alone.finish_attempts == alone.finish_solves == 0
+    at_limit = smo(K, y, p, C, tol=1e-6, finish=False, max_iter=alone.n_iter)
+    assert at_limit.converged and at_limit.ended_by == "smo"
+    with pytest.warns(ConvergenceWarning, match="iteration limit"):
+        short = smo(K, y, p, C, tol=1e-6, finish=False, max_iter=alone.n_iter - 1)
+    assert not short.converged and short.ended_by == "max_iter"
+
+
 def test_smo_alone_follows_the_textbook_where_the_finish_would_end_the_run():
     # finish=False is SMO alone: on a run long enough for the finish to act, it makes the
     # textbook's iterations bit for bit; with the finish the run ends no later, no worse.
