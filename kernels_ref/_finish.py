@@ -121,10 +121,13 @@ class _Finisher:
         """An attempt's first face, with the product by K that gives v afresh before it, and
         the crossover's search for the block's rank (:meth:`_cross`) when it looks."""
         r_max = self._rank_search(f)
-        if r_max is None:
-            return self._face_cost(f) + self._fresh_cost()
-        search = self.ns.cross * r_max + self.ns.gather * r_max * self.act.n
+        search = 0.0 if r_max is None else self._search_cost(r_max)
         return search + self._face_cost(f) + self._fresh_cost()
+
+    def _search_cost(self, r_max):
+        """The crossover's search for a rank up to r_max: a column of the factor, and a row of
+        K, per rank."""
+        return self.ns.cross * r_max + self.ns.gather * r_max * self.act.n
 
     def _round_cost(self, f):
         """A round of a face of f variables: the refined solve of :meth:`_Face.newton` and the
@@ -175,21 +178,17 @@ class _Finisher:
 
         It is tried on SMO's free set, the first face of an attempt, for a rank up to
         ``cross_share`` of the face, and on a face ``grown`` by the primal method with the
-        variables it released, up to ``cross_grown_share``, when the method factors it anew (also
-        when the face shrank past ``small_face`` fixed
-        variables: without it there, a C-SVM of the ill-conditioned families, n = 1000, took
-        twice the SMO iterations, 17,147 -> 34,569). On a kernel of low rank these faces
-        grow to many times the rank, and the method's steps fix their variables one or a few
-        per round: on an SVR with a cubic kernel in 3-D (rank 20, n = 300, C = 1e4), faces
-        of 135 to 151 variables on average, and three attempts that gave up after 273 of
-        them. Up to half the face, the crossover also sends variables just released, which
-        violate their condition by a little, to the opposite bound: two C-SVMs of the
-        ill-conditioned families (n = 300) took twice the SMO iterations (4,181 -> 8,644)."""
+        variables it released, up to ``cross_grown_share``, when the method factors it anew
+        (also when the face shrank past ``small_face`` fixed variables). On a kernel of low
+        rank these faces grow to many times the rank, and the method's steps fix their
+        variables one or a few per round. Up to half a grown face, the crossover would also
+        send variables just released, which violate their condition by a little, to the
+        opposite bound: hence the smaller share there."""
         f, act = len(free), self.act
         r_max = self._rank_search(f, self.s.cross_grown_share if grown else None)
         if r_max is None:
             return free
-        self.spent += self.ns.cross * r_max + self.ns.gather * r_max * act.n
+        self.spent += self._search_cost(r_max)
         G = _low_rank(act, free, r_max)
         if G is None:
             self.rank_above = r_max
@@ -468,8 +467,7 @@ class _Finisher:
         allowance doubled if it failed, and whether the run stops at the round-off level."""
         act, tol = self.act, self.tol
         if not act.fresh:  # the finish moved alpha: v afresh, and the violation from it
-            act.reset()
-            violation = act.gap(act.two)
+            violation = self._afresh()
         self.smo_from, self.smo_cost = act.objective(), 0.0
         if violation > tol:
             self.allowance *= 2.0

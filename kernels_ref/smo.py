@@ -515,9 +515,11 @@ def _smo(
                 act.check_bounded()
                 made = finisher.attempts
                 violation = finisher.attempt()
-                if violation <= tol or finisher.stalled:
-                    finished = violation <= tol and finisher.attempts > made
-                    ended_by = "finish" if finished else "smo" if violation <= tol else "round-off"
+                if violation > tol and finisher.stalled:
+                    ended_by = "round-off"
+                    break
+                if violation <= tol:  # by the attempt, or by SMO's last step before it
+                    ended_by = "finish" if finisher.attempts > made else "smo"
                     break
             continue
         if not act.fresh:

@@ -66,12 +66,9 @@ class SVRResult(ShortRepr):
         SMO iterations.
     converged : bool
         Whether SMO met its stopping rule :math:`m(\alpha) - M(\alpha) \le` ``tol``.
-    finish_attempts, finish_solves : int
-        Attempts of SMO's second-order finish and their solves of a face's KKT system
-        (:class:`~kernels_ref.smo.SMOResult`; 0 for a solution of :mod:`kernels_ref.cvx`).
-    ended_by : str or None
-        What ended SMO's run: ``"smo"``, ``"finish"``, ``"round-off"`` or ``"max_iter"``
-        (:class:`~kernels_ref.smo.SMOResult`; None for a solution of :mod:`kernels_ref.cvx`).
+    finish_attempts, finish_solves, ended_by : int, int, str or None
+        How SMO's run went, as in :class:`~kernels_ref.smo.SMOResult` (0, 0 and None for a
+        solution of :mod:`kernels_ref.cvx`).
     """
 
     coef: np.ndarray
