@@ -26,6 +26,7 @@ clustering     Kernel k-means and kernel k-nearest neighbours.
 estimators     scikit-learn estimators over the learners above; imported on demand
                (``from kernels_ref import estimators``), as it loads scikit-learn.
 exceptions     The dedicated exception and warnings.
+report         Cross-checks that print what they found: values and the bound they agree to.
 """
 
 from . import (
@@ -39,6 +40,7 @@ from . import (
     model_selection,
     pca,
     perceptron,
+    report,
     representer,
     ridge,
     smo,
@@ -63,6 +65,7 @@ __all__ = [
     "model_selection",
     "pca",
     "perceptron",
+    "report",
     "representer",
     "ridge",
     "smo",

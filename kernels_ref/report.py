@@ -1,0 +1,92 @@
+r"""Cross-checks that say what they found.
+
+A chapter checks each result against an independent one (a closed form, cvxpy, an identity) and
+prints what it found: the two values, and the bound to which they agree. The bound printed is
+the tolerance the check asserts, never the measured difference: the difference is round-off,
+which changes with the BLAS kernels and the thread count, while the tolerance is a fact on
+every machine. A value is shown with no more significant digits than the tolerance supports, and
+a value within the tolerance of zero is shown as ``0``, so that no sign or digit of round-off is
+printed.
+
+>>> print(agree("dual objective", 17.68541, 17.68549, 1e-5, against="cvxpy's"))
+dual objective: 17.69, cvxpy's 17.69 (they agree to 1e-5, relative)
+>>> print(at_most("largest KKT violation", 3.2e-11, 1e-8))
+largest KKT violation <= 1e-8
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["agree", "at_most", "shown"]
+
+
+def _tolerance(tol: float) -> str:
+    """``1e-06`` written as a reader writes it: ``1e-6``; ``5e-07`` as ``5e-7``."""
+    mantissa, exponent = f"{tol:.0e}".split("e")
+    return f"{mantissa}e{int(exponent)}" if tol < 1e-3 else f"{tol:g}"
+
+
+def shown(value: float, tol: float, digits: int = 4) -> str:
+    """``value`` to at most ``digits`` significant digits, and ``0`` if ``|value| <= tol``.
+
+    ``tol`` is the absolute uncertainty of the value: no digit below it is shown, so that the
+    text is the same on every machine whose value is correct to ``tol``.
+
+    >>> shown(-3e-13, 1e-10), shown(0.12345678, 1e-3), shown(2.5e6, 1.0)
+    ('0', '0.12', '2.5e+06')
+    """
+    value = float(value)
+    if abs(value) <= tol:
+        return "0"
+    if tol > 0:  # the digits above the uncertainty, at least one
+        digits = max(1, min(digits, math.floor(math.log10(abs(value) / tol))))
+    return f"{value:.{digits}g}"
+
+
+def agree(
+    what: str, value, reference, tol: float, *, against: str = "the reference", relative=True
+) -> str:
+    """Assert that ``value`` equals ``reference`` to ``tol``, and say it in one sentence.
+
+    The difference is relative to ``max |reference|`` when ``relative`` (the default), absolute
+    otherwise. Scalars are shown; for arrays the sentence gives their number of entries and the
+    bound on the largest difference. A failed check raises :class:`AssertionError` that gives
+    the measured difference.
+
+    >>> print(agree("alpha", np.array([0.5, 0.25]), np.array([0.5, 0.25]), 1e-8,
+    ...             against="cvxpy", relative=False))
+    alpha: the 2 entries agree with cvxpy to 1e-8
+    """
+    value, reference = np.asarray(value, dtype=float), np.asarray(reference, dtype=float)
+    scale = float(np.max(np.abs(reference), initial=0.0)) if relative else 1.0
+    gap = float(np.max(np.abs(value - reference), initial=0.0))
+    if not gap <= tol * scale:  # also fails on NaN
+        kind = "relative " if relative else ""
+        raise AssertionError(
+            f"{what}: {kind}difference {gap / scale if scale else gap:.3e} from {against}, "
+            f"more than {_tolerance(tol)}"
+        )
+    kind = ", relative" if relative else ""
+    if value.ndim == 0:
+        digits = max(1, min(4, -math.floor(math.log10(tol))))
+        ours, theirs = (shown(v, tol * scale, digits) for v in (value, reference))
+        return f"{what}: {ours}, {against} {theirs} (they agree to {_tolerance(tol)}{kind})"
+    return f"{what}: the {value.size} entries agree with {against} to {_tolerance(tol)}{kind}"
+
+
+def at_most(what: str, value: float, bound: float) -> str:
+    """Assert that ``value <= bound`` and say it: ``"what <= bound"``.
+
+    For a quantity that is round-off at the solution (a KKT violation, an asymmetry, a duality
+    gap): its value changes from machine to machine, the bound does not.
+
+    >>> print(at_most("duality gap", 1e-12, 1e-9))
+    duality gap <= 1e-9
+    """
+    value = float(value)
+    if not value <= bound:
+        raise AssertionError(f"{what} is {value:.3e}, more than {_tolerance(bound)}")
+    return f"{what} <= {_tolerance(bound)}"
