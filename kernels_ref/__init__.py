@@ -26,6 +26,7 @@ clustering     Kernel k-means and kernel k-nearest neighbours.
 estimators     scikit-learn estimators over the learners above; imported on demand
                (``from kernels_ref import estimators``), as it loads scikit-learn.
 exceptions     The dedicated exception and warnings.
+plotting       A classifier drawn in the plane: its boundary, margins and support vectors.
 report         Cross-checks that print what they found: values and the bound they agree to.
 """
 
@@ -40,6 +41,7 @@ from . import (
     model_selection,
     pca,
     perceptron,
+    plotting,
     report,
     representer,
     ridge,
@@ -65,6 +67,7 @@ __all__ = [
     "model_selection",
     "pca",
     "perceptron",
+    "plotting",
     "report",
     "representer",
     "ridge",
