@@ -94,12 +94,21 @@ def check_array(a, name, ndim=2, n_rows=None, n_cols=None):
     # NaN propagates through min and max, and an infinity is one of them: two passes, no
     # temporary array.
     if not (np.isfinite(arr.min()) and np.isfinite(arr.max())):
-        raise ValueError(f"{name} contains NaN or infinite values")
+        raise non_finite(arr, name)
     if n_rows is not None and arr.shape[0] != n_rows:
         raise ValueError(f"{name} must have {n_rows} rows, got shape {arr.shape}")
     if n_cols is not None and ndim == 2 and arr.shape[1] != n_cols:
         raise ValueError(f"{name} must have {n_cols} columns, got shape {arr.shape}")
     return arr
+
+
+def non_finite(arr, name):
+    """The ``ValueError`` of an array with a NaN or an infinity: where the first one is."""
+    where = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+    index = ", ".join(map(str, where))
+    return ValueError(
+        f"{name} contains NaN or infinite values, the first at {name}[{index}] = {arr[where]}"
+    )
 
 
 def _shaped_array(a, name, ndim):
@@ -219,22 +228,19 @@ def checked_gram(K, name="K", psd=True, rtol=1e-10):
         raise ValueError(f"{name} must be square, got shape {K.shape}{_data_hint(K.shape, n)}")
     K = np.ascontiguousarray(K)
     diag = np.diag(K)
-    non_finite = ValueError(f"{name} contains NaN or infinite values")
     if not np.all(np.isfinite(diag)):
-        raise non_finite
+        raise non_finite(K, name)
     # The threshold of the minors, from the diagonal: for a PSD matrix max|K_ij| = max K_ii.
     t_diag = psd_threshold(float(np.max(np.abs(diag))), n)
     full_psd_test = psd is True and n <= FULL_PSD_TEST_MAX_N
     minors = bool(psd) and not full_psd_test
     largest, asymmetry, minors_ok = _scan_upper_tiles(K, minors, t_diag)
     if not largest < np.inf:  # NaN compares false; an infinity is the largest entry
-        raise non_finite
+        raise non_finite(K, name)
     if not asymmetry < np.inf and not np.all(np.isfinite(K)):  # NaN or inf in a lower tile
-        raise non_finite
+        raise non_finite(K, name)
     if not asymmetry <= rtol * largest + _UNDERFLOW:
-        raise ValueError(
-            f"{name} must be symmetric (a Gram matrix K[i, j] = k(x_i, x_j) is){_data_hint()}"
-        )
+        raise _asymmetric(K, name, asymmetry / largest)
     threshold = psd_threshold(largest, n)
     if not minors_ok and threshold > t_diag:  # a larger entry off the diagonal: the rule's t
         minors_ok = _scan_upper_tiles(K, True, threshold)[2]
@@ -251,6 +257,28 @@ GRAM_HOW = (
 )
 
 
+def _asymmetric(K, name, relative):
+    """The ``ValueError`` of a square ``K`` that is not symmetric, with what to do about it."""
+    if relative <= ROUND_OFF_ASYMMETRY:
+        how = (
+            f"this is round-off (largest |{name} - {name}.T| is {relative:.1e} of the largest "
+            f"entry): symmetrise it, {name} = ({name} + {name}.T) / 2"
+        )
+    else:
+        how = (
+            f"largest |{name} - {name}.T| is {relative:.1e} of the largest entry, more than "
+            "round-off: a function with k(x, z) != k(z, x) is not a kernel, and a test-by-train "
+            f"matrix kernel(X_test, X_train) goes to the prediction function{_data_hint()}"
+        )
+    return ValueError(f"{name} must be symmetric (a Gram matrix K[i, j] = k(x_i, x_j) is): {how}")
+
+
+#: Above this relative asymmetry a matrix is not a Gram matrix computed with round-off: an
+#: entry computed in double precision twice, in two orders, differs by a few units of 1e-16 of
+#: the largest entry per term summed; 1e-8 leaves room for sums of 10^7 terms.
+ROUND_OFF_ASYMMETRY = 1e-8
+
+
 def _data_hint(shape=None, n=None):
     """The hint of a matrix that is not a Gram matrix: maybe data ``X`` passed in its place."""
     if shape is None:
@@ -259,7 +287,12 @@ def _data_hint(shape=None, n=None):
         return (
             f": this looks like a data matrix X of {n} points in {shape[1]} dimensions; {GRAM_HOW}"
         )
-    return ""
+    return (  # more columns than rows: a test-by-train matrix
+        f": this looks like a test Gram matrix kernel(X_test, X_train) of {n} test points and "
+        f"{shape[1]} training points; a fit takes the square Gram matrix of its training points, "
+        "K = kernel(X_train) (e.g. gaussian_kernel(X_train, sigma=1.0)), and the test matrix "
+        "goes to the prediction function"
+    )
 
 
 def psd_minors_ok(K, largest):
@@ -959,6 +992,20 @@ def _unexpected(func, signature, args, kwargs):
     return None
 
 
+def _order_hint(func, signature, name, value, args):
+    """The hint of an array argument given a single number by position: maybe the arguments
+    are in another order (``soft_margin_l1(K, C, y)``). Empty when that is not the case."""
+    params = signature.parameters.values()
+    positional = [p.name for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
+    if name not in positional[: len(args)] or np.ndim(value) != 0 or isinstance(value, str):
+        return ""
+    order = ", ".join(positional)
+    return (
+        f": a single number was passed in the place of {name}; {func.__name__} takes its "
+        f"arguments in the order ({order})"
+    )
+
+
 def validated(**rules):
     """Decorator: check the arguments of a public function by the rules declared here, once.
 
@@ -989,7 +1036,13 @@ def validated(**rules):
             bound.apply_defaults()
             values = bound.arguments
             for name, arg_rule in rules.items():
-                values[name] = arg_rule(values[name], name, values)
+                try:
+                    values[name] = arg_rule(values[name], name, values)
+                except ValueError as exc:
+                    hint = _order_hint(func, signature, name, values[name], args)
+                    if not hint:
+                        raise
+                    raise ValueError(f"{exc}{hint}") from None
             return func(*bound.args, **bound.kwargs)
 
         checked.rules = rules

@@ -130,6 +130,16 @@ class GridSearchResult(ShortRepr):
     sigma: float | None = None
 
     @property
+    def chosen(self):
+        """The choice by the name of its parameter, ``{param: best}``: the keyword arguments
+        of ``fit`` that :meth:`refit` passes (e.g. ``{"C": 10.0}`` or ``{"lam": 0.01}``)."""
+        return {self.param: self.best}
+
+    def __repr__(self):
+        """The choice first, by name (``chosen={'C': 10.0}``), then the fields."""
+        return super().__repr__().replace("(", f"(chosen={self.chosen!r}, ", 1)
+
+    @property
     def C(self):
         """The chosen :math:`C` (``best``) of a search of ``C``, else None."""
         return self.best if self.param == "C" else None
@@ -168,7 +178,7 @@ class GridSearchResult(ShortRepr):
                     "accepted only after grid_search_C_sigma"
                 )
             K = K(self.sigma)
-        return self.fit(K, y, **{self.param: self.best})
+        return self.fit(K, y, **self.chosen)
 
 
 # --- splits ---------------------------------------------------------------------------------

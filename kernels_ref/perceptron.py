@@ -98,7 +98,7 @@ class PerceptronDualResult(ShortRepr):
     alpha : ndarray, shape (n,)
         Number of mistakes made on each point (whole numbers stored as floats).
     y : ndarray, shape (n,)
-        Training labels, kept for :func:`perceptron_dual_decision`.
+        Training labels, kept for :func:`perceptron_dual_predict`.
     b : float
     mistakes : int
         Total number of updates, equal to ``alpha.sum()``.
@@ -256,7 +256,7 @@ def perceptron_dual(K, y, *, max_epochs=1000, bias_update="R2"):
     -------
     PerceptronDualResult
         ``alpha``, ``y``, ``b``, ``mistakes``, ``epochs``, ``converged``, ``history``: all
-        that :func:`perceptron_dual_decision` needs.
+        that :func:`perceptron_dual_predict` needs.
 
     Warns
     -----

@@ -23,6 +23,17 @@ import numpy as np
 __all__ = ["agree", "at_most", "shown"]
 
 
+def _numbers(x, name):
+    """``x`` as a float array, or a ``TypeError`` that names the argument."""
+    try:
+        arr = np.asarray(x)
+    except ValueError:  # a ragged nested list
+        arr = np.empty(0, dtype=object)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a number or an array of numbers, got {x!r}")
+    return arr.astype(float)
+
+
 def _tolerance(tol: float) -> str:
     """``1e-06`` written as a reader writes it: ``1e-6``; ``5e-07`` as ``5e-7``."""
     mantissa, exponent = f"{tol:.0e}".split("e")
@@ -60,7 +71,7 @@ def agree(
     ...             against="cvxpy", relative=False))
     alpha: the 2 entries agree with cvxpy to 1e-8
     """
-    value, reference = np.asarray(value, dtype=float), np.asarray(reference, dtype=float)
+    value, reference = _numbers(value, "value"), _numbers(reference, "reference")
     scale = float(np.max(np.abs(reference), initial=0.0)) if relative else 1.0
     gap = float(np.max(np.abs(value - reference), initial=0.0))
     if not gap <= tol * scale:  # also fails on NaN
@@ -86,7 +97,7 @@ def at_most(what: str, value: float, bound: float) -> str:
     >>> print(at_most("duality gap", 1e-12, 1e-9))
     duality gap <= 1e-9
     """
-    value = float(value)
+    value, bound = float(_numbers(value, "value")), float(_numbers(bound, "bound"))
     if not value <= bound:
         raise AssertionError(f"{what} is {value:.3e}, more than {_tolerance(bound)}")
     return f"{what} <= {_tolerance(bound)}"

@@ -258,3 +258,64 @@ def test_a_result_of_another_learner_hint_its_prediction_function_works():
     module, name = where.rsplit(".", 1)
     predict = getattr(__import__(module, fromlist=[name]), name)
     np.testing.assert_array_equal(predict(ridge_fit, K_TEST), K_TEST @ ridge_fit.alpha)
+
+
+# --- what a student tripped on ------------------------------------------------------------
+
+
+def test_arguments_in_another_order_hint_names_the_order_and_it_works():
+    with pytest.raises(ValueError, match=r"^y must be 1-dimensional") as exc:
+        soft_margin_l1(K, 1.0, Y)  # C and y swapped
+    assert "in the order (K, y, C)" in _message(exc)
+    assert soft_margin_l1(K, Y, 1.0).converged  # the order of the hint
+
+
+def test_a_test_gram_matrix_passed_to_a_fit_hint_the_training_gram_matrix_works():
+    with pytest.raises(ValueError, match=r"^K must be square") as exc:
+        soft_margin_l1(K_TEST, Y[: len(K_TEST)], 1.0)
+    assert "7 test points and 30 training points" in _message(exc)
+    assert "K = kernel(X_train)" in _message(exc)
+    fit = soft_margin_l1(gaussian_kernel(X, sigma=1.0), Y, 1.0)  # the hint: kernel(X_train)
+    assert svm_predict(fit, K_TEST).shape == (7,)  # and the test matrix to the prediction
+
+
+def test_a_round_off_asymmetry_hint_symmetrise_works():
+    K_off = K + 1e-9 * np.triu(np.ones_like(K), 1)  # as from two orders of summation
+    with pytest.raises(ValueError, match=r"^K must be symmetric") as exc:
+        soft_margin_l1(K_off, Y, 1.0)
+    assert "round-off" in _message(exc) and "K = (K + K.T) / 2" in _message(exc)
+    K_sym = (K_off + K_off.T) / 2  # the hint, literally
+    assert soft_margin_l1(K_sym, Y, 1.0).converged
+
+
+def test_an_asymmetric_function_is_not_called_round_off():
+    K_bad = K + 0.5 * np.triu(np.ones_like(K), 1)
+    with pytest.raises(ValueError, match=r"^K must be symmetric") as exc:
+        soft_margin_l1(K_bad, Y, 1.0)
+    assert "not a kernel" in _message(exc) and "symmetrise" not in _message(exc)
+
+
+@pytest.mark.parametrize("where", [(3, 7), (7, 3), (4, 4)])
+def test_a_nan_is_reported_at_its_position(where):
+    K_nan = K.copy()
+    K_nan[where] = np.nan
+    with pytest.raises(ValueError, match=r"^K contains NaN") as exc:
+        soft_margin_l1(K_nan, Y, 1.0)
+    assert f"K[{where[0]}, {where[1]}] = nan" in _message(exc)
+
+
+def test_a_nan_in_data_is_reported_at_its_position():
+    X_nan = X.copy()
+    X_nan[5, 1] = np.inf
+    with pytest.raises(
+        ValueError, match=r"X contains NaN or infinite values, the first at X\[5, 1\] = inf"
+    ):
+        gaussian_kernel(X_nan, sigma=1.0)
+
+
+def test_the_repr_of_a_grid_search_names_the_choice_and_refits_with_it():
+    folds = model_selection.k_fold(len(Y), 3, y=Y, seed=0)
+    res = model_selection.grid_search_C(K, Y, soft_margin_l1, svm_predict, [0.1, 1.0, 10.0], folds)
+    assert repr(res).startswith(f"GridSearchResult(chosen={{'C': {res.best!r}}}, ")
+    fit = soft_margin_l1(K, Y, **res.chosen)  # the keyword the repr shows
+    np.testing.assert_array_equal(fit.alpha, res.refit(K, Y).alpha)

@@ -35,3 +35,10 @@ def test_at_most_states_the_bound_not_the_value():
     assert at_most("gap", 3.7e-12, 1e-9) == "gap <= 1e-9"
     with pytest.raises(AssertionError, match=r"gap is 2\.000e-09"):
         at_most("gap", 2e-9, 1e-9)
+
+
+def test_a_value_that_is_not_a_number_is_refused_by_name():
+    with pytest.raises(TypeError, match=r"^reference must be a number"):
+        agree("b", 1.0, "1.0x", 1e-6)
+    with pytest.raises(TypeError, match=r"^value must be a number"):
+        at_most("gap", None, 1e-9)
