@@ -385,12 +385,15 @@ def hyperplane_distance(X, w, b, *, signed=False):
     array([4., 1.])
     >>> hyperplane_distance([[0.0, 0.0]], [3.0, 4.0], -5.0, signed=True)
     array([-1.])
+    >>> hyperplane_distance([[3.0, 4.0]], [3e200, 4e200], -5e200)  # the same hyperplane
+    array([4.])
     """
-    norm = np.linalg.norm(w)
-    if norm == 0.0:
-        raise ValueError("w must not be zero: w = 0 defines no hyperplane")
+    # (w, b) and (w, b) / s define the same hyperplane: dividing by the largest |w_j| first
+    # keeps ||w|| and <w, x> + b from overflowing (w ~ 1e200) or underflowing (w ~ 1e-200).
+    scale = np.max(np.abs(w))
+    w, b = w / scale, b / scale
     f = X @ w + b
-    return (f if signed else np.abs(f)) / norm
+    return (f if signed else np.abs(f)) / np.linalg.norm(w)
 
 
 @validated(**LINEAR)

@@ -369,6 +369,17 @@ def test_hyperplane_distance_is_the_distance_to_the_orthogonal_projection(X, w, 
         assert np.all(np.linalg.norm(X - Q, axis=1) >= d - 1e-9)
 
 
+@pytest.mark.parametrize("scale", [1e-200, 1e-150, 1e150, 1e200, 1e300])
+def test_hyperplane_distance_does_not_depend_on_the_scale_of_w_and_b_even_at_extremes(scale):
+    # (w, b) and s (w, b) are the same hyperplane; ||s w|| overflows or underflows when computed
+    # directly at these s, the distance must not
+    X = np.array([[3.0, 4.0], [0.0, 0.0], [-1.0, 2.0]])
+    expected = hyperplane_distance(X, [3.0, 4.0], -5.0, signed=True)  # (20, -5, 0) / 5
+    np.testing.assert_allclose(expected, [4.0, -1.0, 0.0], atol=1e-15)
+    scaled = hyperplane_distance(X, [3.0 * scale, 4.0 * scale], -5.0 * scale, signed=True)
+    np.testing.assert_allclose(scaled, expected, rtol=1e-14, atol=1e-15)
+
+
 def test_hyperplane_distance_of_the_origin_is_abs_b_over_norm_w():
     # Rousseau: |b| / ||w||; the 3-4-5 triangle gives exact numbers
     assert hyperplane_distance([[0.0, 0.0]], [3.0, 4.0], -10.0)[0] == 2.0
