@@ -18,6 +18,7 @@ import numpy as np
 
 from ._validation import (
     check_integer,
+    data,
     function,
     integer,
     interval,
@@ -29,6 +30,7 @@ from ._validation import (
 )
 
 __all__ = [
+    "bias_augmented",
     "functional_margins",
     "geometric_margin",
     "informative_sample_size",
@@ -71,6 +73,41 @@ def _dimension(value, name, args):
     return check_integer(value, name, low=1)
 
 
+@validated(X=data(), R=positive(optional=True))
+def bias_augmented(X, R=None):
+    r"""The points :math:`(x_i, R)`: a hyperplane with a bias through the origin one dimension up.
+
+    .. math::
+        z_i = (x_i, R), \qquad \langle w, x_i\rangle + b = \langle (w, b/R), z_i\rangle .
+
+    The perceptron with the bias step :math:`R^2` on the points :math:`x_i` makes the same
+    mistakes as the perceptron through the origin on the :math:`z_i`, whose weights are
+    :math:`(w, b/R)`; Novikoff's bound (:func:`novikoff_bound`) applies to the :math:`z_i`.
+    Source: Valle Vidal (2009), Algorithm 1, "forma primal" (the step :math:`R^2`);
+    Chevaleyre (2023), §2.5 (the augmented points :math:`(x_i, 1)`, ``R=1``).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+    R : float > 0, optional
+        The added coordinate; default :math:`\max_i \|x_i\|`, the radius of
+        ``bias_update="R2"``.
+
+    Returns
+    -------
+    Z : ndarray, shape (n, d + 1)
+
+    Examples
+    --------
+    >>> bias_augmented([[3.0, 4.0], [0.0, 1.0]])  # R = 5, the largest norm
+    array([[3., 4., 5.],
+           [0., 1., 5.]])
+    """
+    if R is None:
+        R = float(np.max(np.linalg.norm(X, axis=1)))
+    return np.c_[X, np.full(len(X), R)]
+
+
 @validated(R=positive(), rho=MARGIN)
 def novikoff_bound(R, rho):
     r"""Novikoff's bound on the number of mistakes of the perceptron.
@@ -83,9 +120,12 @@ def novikoff_bound(R, rho):
     automatique* (2023), §2.5, Théorème 1 (Novikoff 1962), with :math:`\rho = 1/\|w^*\|` for a
     canonical :math:`w^*`.
 
-    With a bias, apply it to the augmented points :math:`(x_i, 1)` (bias update
-    :math:`b \leftarrow b + y_i`) or :math:`(x_i, R)` (update :math:`b \leftarrow b + y_i R^2`),
-    on which the perceptron with a bias is the perceptron through the origin.
+    With a bias, apply it to the augmented points :math:`(x_i, R)` of :func:`bias_augmented`
+    (update :math:`b \leftarrow b + y_i R^2`, ``bias_update="R2"``) or :math:`(x_i, 1)`
+    (``bias_augmented(X, 1.0)``, update :math:`b \leftarrow b + y_i`), on which the perceptron
+    with a bias is the perceptron through the origin: :math:`R` becomes the largest norm of the
+    augmented points (at most :math:`\sqrt 2 R`) and :math:`\rho` the margin of
+    :math:`(w, b/R)` on them.
 
     Parameters
     ----------

@@ -528,6 +528,11 @@ ROWS = [
     ),
     # bounds
     Row(
+        "bounds.bias_augmented",
+        bounds.bias_augmented,
+        lambda: {"X": X, "R": 2.0},
+    ),
+    Row(
         "bounds.novikoff_bound",
         bounds.novikoff_bound,
         lambda: {"R": 2.0, "rho": 0.5},

@@ -10,8 +10,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from numpy.linalg import norm
 
 from kernels_ref.bounds import (
+    bias_augmented,
     functional_margins,
     geometric_margin,
     informative_sample_size,
@@ -106,6 +108,34 @@ def test_r2_bias_perceptron_mistakes_at_most_augmented_novikoff_bound(data):
     R = float(np.sqrt(np.max(np.sum(X * X, axis=1))))
     assume(R > 1e-3)
     bound = novikoff_bound(np.sqrt(2.0) * R, m / np.sqrt(u @ u + (b / R) ** 2))
+    res = run(X, y, "R2", bound)
+    assert res.converged and res.mistakes <= bound * (1 + 1e-9)
+
+
+@given(separable_data(bias=True))
+def test_the_perceptron_with_a_bias_is_the_perceptron_through_the_origin_on_bias_augmented(data):
+    # the hint of novikoff_bound, followed with the unit step (augmented coordinate 1, exact
+    # arithmetic on both sides): the same mistakes in the same order, weights (w, b), and
+    # Novikoff's bound on the augmented points with the margin of (u, b)
+    X, y, u, b, _ = data
+    Z = bias_augmented(X, 1.0)
+    v = np.r_[u, b]
+    bound = novikoff_bound(np.max(norm(Z, axis=1)), np.min(y * (Z @ v)) / norm(v))
+    with_bias = run(X, y, "unit", bound)
+    through_origin = run(Z, y, None, bound)
+    np.testing.assert_array_equal(with_bias.history, through_origin.history)
+    np.testing.assert_array_equal(through_origin.w, np.r_[with_bias.w, with_bias.b])
+    assert with_bias.converged and with_bias.mistakes <= bound * (1 + 1e-9)
+
+
+@given(separable_data(bias=True))
+def test_r2_bias_perceptron_mistakes_at_most_novikoff_bound_on_bias_augmented(data):
+    X, y, u, b, _ = data
+    R = float(np.sqrt(np.max(np.sum(X * X, axis=1))))
+    assume(R > 1e-3)
+    Z = bias_augmented(X)  # (x_i, R)
+    v = np.r_[u, b / R]
+    bound = novikoff_bound(np.max(norm(Z, axis=1)), np.min(y * (Z @ v)) / norm(v))
     res = run(X, y, "R2", bound)
     assert res.converged and res.mistakes <= bound * (1 + 1e-9)
 
