@@ -871,14 +871,14 @@ def seed():
     return Rule(check, "seed")
 
 
-def box(*, rows):
+def box(*, rows, optional=False):
     """Upper bounds of a box constraint: one number in (0, +inf] or ``rows`` of them
     (:func:`check_bounds`)."""
 
     def check(value, name, args):
         return check_bounds(value, _size(rows, args), name)
 
-    return Rule(check, "pos_inf", refs=(_ref_name(rows),))
+    return Rule(check, "pos_inf", optional=optional, refs=(_ref_name(rows),))
 
 
 def box_start(*, rows):

@@ -323,7 +323,15 @@ def kernel_cca(K1, K2, reg, *, n_components=None, center=True, tol=1e-10):
     K1, K2 : array_like, shape (n, n)
         Gram matrices of the two views; entry ``ij`` of both concerns the same pair of objects.
     reg : float >= 0
-        :math:`\kappa`, in the units of the Gram matrices (no factor :math:`n`).
+        :math:`\kappa`, in the units of the Gram matrices (no factor :math:`n`): multiplying
+        ``K1``, ``K2`` and ``reg`` by the same number changes nothing. Each eigen-direction of
+        :math:`K_j` keeps the weight :math:`D_j/(D_j + \kappa)`: directions whose eigenvalue is
+        far above :math:`\kappa` count fully, those far below are suppressed. So set a grid
+        relative to the eigenvalues, after dividing each view by its mean eigenvalue
+        :math:`s_j = \operatorname{tr}(\tilde K_j)/n` (:math:`\tilde K_j` centred), so that
+        ``reg`` is a fraction of it whatever the kernels' scales: ``kernel_cca(K1 / s1, K2 / s2,
+        r)`` for ``r`` in ``np.logspace(-4, 0, 9)``, with the choice made on held-out pairs
+        (the training correlations only grow as :math:`r` decreases).
     n_components : int, optional
         Number of pairs, in [1, min(rank1, rank2)]; all of them by default.
     center : bool

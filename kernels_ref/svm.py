@@ -49,6 +49,7 @@ __all__ = [
     "intercept_free_sv",
     "intercept_max_min",
     "kkt_violation",
+    "kkt_violation_l2",
     "lambda_from_c",
     "lambda_svm",
     "margin",
@@ -193,14 +194,14 @@ def _violation(alpha, v, y, C, atol, bias=True, delta=0.0, nu=None):
 
 @validated(
     **DUAL,
-    C=box(rows="K"),
+    C=box(rows="K", optional=True),
     nu=rule(_feasible_nu, "nu", optional=True),
     delta=real(),
     bias=boolean(),
     p=vector(rows="K", optional=True),
     atol=real(low=0.0, optional=True),
 )
-def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=None, atol=None):
+def kkt_violation(alpha, K, y, C=None, *, p=None, delta=0.0, bias=True, nu=None, atol=None):
     r"""Distance of :math:`\alpha` from the KKT conditions of an SVM dual.
 
     For the dual :math:`\min \tfrac12\alpha^\top Q\alpha + p^\top\alpha`,
@@ -229,11 +230,12 @@ def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=Non
     ----------
     alpha : array_like, shape (n,)
     K : array_like, shape (n, n)
-        The Gram matrix of the dual (``K + I/C`` for the L2 soft margin).
+        The Gram matrix of the dual (``K + I/C`` for the L2 soft margin: use
+        :func:`kkt_violation_l2`, which adds it).
     y : array_like, shape (n,)
-    C : float or array_like
-        Upper bounds (``np.inf`` for the hard margin and L2, ``1/(2 lam n)`` for Vert's SVM,
-        ``1/n`` for the ν-SVM).
+    C : float or array_like, optional
+        Upper bounds: ``C`` of the C-SVM, ``1/(2 lam n)`` for Vert's SVM. The default is
+        ``np.inf`` (the hard margin), or ``1/n`` with ``nu`` (the box of the ν-SVM).
     p : array_like, shape (n,), optional
         Linear term; default :math:`-1` (or 0 with ``nu``).
     delta : float
@@ -262,7 +264,52 @@ def kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=Non
     >>> kkt_violation([0.5, 0.5], K, y)  # feasible, not optimal: m - M = 0.5 - (-0.5)
     1.0
     """
+    if C is None:
+        C = np.inf if nu is None else 1.0 / len(y)
     return _kkt_violation(alpha, K, y, C, p=p, delta=delta, bias=bias, nu=nu, atol=atol)
+
+
+@validated(**DUAL, C=positive(), atol=real(low=0.0, optional=True))
+def kkt_violation_l2(alpha, K, y, C, *, atol=None):
+    r"""Distance of :math:`\alpha` from the KKT conditions of the L2 soft-margin dual.
+
+    .. math::
+        \max_{\alpha \ge 0,\ y^\top\alpha = 0}\ \mathbf 1^\top\alpha
+        - \tfrac12\alpha^\top \operatorname{diag}(y)\big(K + \tfrac1C I\big)
+        \operatorname{diag}(y)\alpha
+
+    is the hard-margin dual of the matrix :math:`K + I/C` (no upper bound on :math:`\alpha`),
+    so this is :func:`kkt_violation` of ``K + I/C`` with ``C = inf``, the form in which it is
+    easy to pass the wrong matrix or bound. Source: Valle Vidal (2009), "Proposición (2)" of
+    the L2 soft margin (with the kernel in place of :math:`\langle x_i, x_j\rangle`).
+
+    Parameters
+    ----------
+    alpha : array_like, shape (n,)
+    K : array_like, shape (n, n)
+        The Gram matrix of the data (without ``I/C``).
+    y : array_like, shape (n,)
+    C : float > 0
+        The penalty of :math:`\frac C2\sum_i \xi_i^2`.
+    atol : float >= 0, optional
+        As in :func:`kkt_violation`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Two points, :math:`K = I`, :math:`C = 1`: the dual of :math:`K + I = 2I` is solved by
+    :math:`\alpha = (1/2, 1/2)` (then :math:`y_i f(x_i) = 1 - \alpha_i/C = 1/2`):
+
+    >>> kkt_violation_l2([0.5, 0.5], np.eye(2), np.array([1.0, -1.0]), 1.0)
+    0.0
+    >>> kkt_violation_l2([1.0, 1.0], np.eye(2), np.array([1.0, -1.0]), 1.0)  # the L1 answer
+    2.0
+    """
+    K_l2 = K + np.eye(len(K)) / C
+    return _kkt_violation(alpha, K_l2, y, np.inf, atol=atol)
 
 
 def _kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=None, atol=None):

@@ -660,6 +660,11 @@ ROWS = [
         lambda: {"alpha": ALPHA, "K": K, "y": Y, "C": 1.0, "p": -np.ones(N), "bias": True},
     ),
     Row(
+        "svm.kkt_violation_l2",
+        svm.kkt_violation_l2,
+        lambda: {"alpha": ALPHA, "K": K, "y": Y, "C": 1.0},
+    ),
+    Row(
         "svm.intercept_free_sv",
         svm.intercept_free_sv,
         lambda: {"alpha": ALPHA, "K": K, "y": Y, "C": 1.0},

@@ -632,3 +632,25 @@ def test_held_out_correlations_refuse_mismatched_or_single_test_points():
         kernel_cca_correlations(res, K1[:1], K2[:1])
     with pytest.raises(TypeError, match=r"^result"):
         kernel_cca_correlations(linear_cca(X1, X2), K1, K2)
+
+
+# --- choosing reg: the hint of kernel_cca's docstring ---------------------------------------
+
+
+@given(seeds, st.floats(1e-3, 1e3), st.floats(1e-3, 1e3), st.sampled_from([1e-3, 1e-2, 0.1, 1.0]))
+def test_reg_as_a_fraction_of_the_mean_eigenvalue_does_not_depend_on_the_scales(seed, c1, c2, r):
+    # dividing each view by its mean eigenvalue tr(K~_j)/n, as the docstring says, makes the
+    # answer of reg = r independent of the scales c1, c2 of the kernels
+    rng = np.random.default_rng(seed)
+    X1, X2 = rng.normal(size=(12, 2)), rng.normal(size=(12, 2))
+    K1, K2 = gaussian_kernel(X1, sigma=1.0), gaussian_kernel(X2, sigma=0.7)
+
+    def normalised(K):
+        return K / (np.trace(center_gram(K)) / len(K))
+
+    ref = kernel_cca(normalised(K1), normalised(K2), r)
+    res = kernel_cca(normalised(c1 * K1), normalised(c2 * K2), r)
+    np.testing.assert_allclose(res.objective, ref.objective, atol=1e-9)
+    unscaled = kernel_cca(c1 * K1, c2 * K2, r)  # the same reg on the raw scales differs
+    if max(c1, c2) / min(c1, c2) > 10:
+        assert np.max(np.abs(unscaled.objective - ref.objective)) > 1e-6

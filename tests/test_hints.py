@@ -319,3 +319,22 @@ def test_the_repr_of_a_grid_search_names_the_choice_and_refits_with_it():
     assert repr(res).startswith(f"GridSearchResult(chosen={{'C': {res.best!r}}}, ")
     fit = soft_margin_l1(K, Y, **res.chosen)  # the keyword the repr shows
     np.testing.assert_array_equal(fit.alpha, res.refit(K, Y).alpha)
+
+
+def test_the_kkt_violation_of_an_l2_solution_needs_no_matrix_built_by_hand():
+    from kernels_ref.svm import kkt_violation, kkt_violation_l2, soft_margin_l2
+
+    fit = soft_margin_l2(K, Y, 2.0)
+    assert kkt_violation_l2(fit.alpha, K, Y, 2.0) <= 1e-8  # as the L2 docstring says
+    assert kkt_violation_l2(fit.alpha, K, Y, 2.0) == kkt_violation(
+        fit.alpha, K + np.eye(len(K)) / 2.0, Y, np.inf
+    )
+    assert kkt_violation(fit.alpha, K, Y, 2.0) > 1e-3  # the L1 conditions do not hold there
+
+
+def test_the_kkt_violation_of_a_nu_solution_takes_its_box_from_nu():
+    from kernels_ref.svm import kkt_violation, nu_svm
+
+    fit = nu_svm(K, Y, 0.4)
+    assert kkt_violation(fit.alpha, K, Y, nu=0.4) <= 1e-8  # C = 1/n by default
+    assert kkt_violation(fit.alpha, K, Y, nu=0.4) == kkt_violation(fit.alpha, K, Y, 1 / 30, nu=0.4)
