@@ -35,6 +35,16 @@ def _run(code):
     )
 
 
+def test_the_book_extra_runs_a_chapter_from_the_command_line():
+    # the README's commands: jupyter execute (nbclient) and jupyter nbconvert, with a kernel
+    book = {_name(r) for r in requires("kernels-ref") if 'extra == "book"' in r}
+    assert {"jupyter-book", "ipykernel", "nbconvert", "matplotlib"} <= book
+    jupyter = Path(sys.executable).with_name("jupyter")
+    for command in ("execute", "nbconvert"):
+        run = subprocess.run([jupyter, command, "--help"], capture_output=True, check=False)
+        assert run.returncode == 0, f"jupyter {command}: {run.stderr.decode()[-300:]}"
+
+
 def test_numpy_is_the_only_required_dependency():
     required = [r for r in requires("kernels-ref") if "extra ==" not in r]
     assert [_name(r) for r in required] == ["numpy"]
