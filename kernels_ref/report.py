@@ -40,6 +40,11 @@ def _tolerance(tol: float) -> str:
     return f"{mantissa}e{int(exponent)}" if tol < 1e-3 else f"{tol:g}"
 
 
+def _text(value, tol, digits):
+    """``value`` to ``digits`` significant digits, ``0`` within ``tol`` of zero."""
+    return "0" if abs(float(value)) <= tol else f"{float(value):.{digits}g}"
+
+
 def shown(value: float, tol: float, digits: int = 4) -> str:
     """``value`` to at most ``digits`` significant digits, and ``0`` if ``|value| <= tol``.
 
@@ -82,8 +87,11 @@ def agree(
         )
     kind = ", relative" if relative else ""
     if value.ndim == 0:
-        digits = max(1, min(4, -math.floor(math.log10(tol))))
-        ours, theirs = (shown(v, tol * scale, digits) for v in (value, reference))
+        # One number of digits for both values, from the tolerance (relative) or from the
+        # reference (absolute): the two texts then differ only if the values do.
+        room = 1 / tol if relative else abs(float(reference)) / tol if tol > 0 else 10.0**4
+        digits = max(1, min(4, math.floor(math.log10(room) + 1e-9))) if room > 0 else 1
+        ours, theirs = (_text(v, tol * scale, digits) for v in (value, reference))
         return f"{what}: {ours}, {against} {theirs} (they agree to {_tolerance(tol)}{kind})"
     return f"{what}: the {value.size} entries agree with {against} to {_tolerance(tol)}{kind}"
 

@@ -42,3 +42,13 @@ def test_a_value_that_is_not_a_number_is_refused_by_name():
         agree("b", 1.0, "1.0x", 1e-6)
     with pytest.raises(TypeError, match=r"^value must be a number"):
         at_most("gap", None, 1e-9)
+
+
+@pytest.mark.parametrize("tol", [1e-4, 1e-3, 1e-6])
+def test_agree_shows_both_values_with_the_same_digits_whatever_the_round_off(tol):
+    # |value| / (tol |reference|) is 1/tol, a power of ten: the digits must not depend on
+    # which side of it round-off falls
+    texts = {agree("m", 0.30470001 * (1 + d), 0.30470001, tol) for d in (-4e-9, 0.0, 4e-9)}
+    assert len(texts) == 1
+    ours, theirs = next(iter(texts)).split("(")[0].split(": ")[1].split(", the reference ")
+    assert ours.strip() == theirs.strip()
