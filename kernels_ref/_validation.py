@@ -992,12 +992,13 @@ def _unexpected(func, signature, args, kwargs):
     return None
 
 
-def _order_hint(func, signature, name, value, args):
-    """The hint of an array argument given a single number by position: maybe the arguments
-    are in another order (``soft_margin_l1(K, C, y)``). Empty when that is not the case."""
+def _order_hint(func, signature, name, error, args):
+    """The hint of an array argument given a single number by position (its rule's ``error``
+    says it got shape ()): maybe the arguments are in another order (``soft_margin_l1(K, C,
+    y)``). Empty when that is not the case."""
     params = signature.parameters.values()
     positional = [p.name for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
-    if name not in positional[: len(args)] or np.ndim(value) != 0 or isinstance(value, str):
+    if name not in positional[: len(args)] or "-dimensional, got shape ()" not in str(error):
         return ""
     order = ", ".join(positional)
     return (
@@ -1039,7 +1040,7 @@ def validated(**rules):
                 try:
                     values[name] = arg_rule(values[name], name, values)
                 except ValueError as exc:
-                    hint = _order_hint(func, signature, name, values[name], args)
+                    hint = _order_hint(func, signature, name, exc, args)
                     if not hint:
                         raise
                     raise ValueError(f"{exc}{hint}") from None

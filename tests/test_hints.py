@@ -270,6 +270,15 @@ def test_arguments_in_another_order_hint_names_the_order_and_it_works():
     assert soft_margin_l1(K, Y, 1.0).converged  # the order of the hint
 
 
+def test_a_number_that_is_refused_for_its_value_gets_no_hint_about_the_order():
+    from kernels_ref.svm import nu_svm
+
+    y = np.r_[np.ones(20), -np.ones(10)]  # nu <= 2 min(n+, n-) / n = 2/3
+    with pytest.raises(ValueError, match=r"^nu = 0\.9 is infeasible") as exc:
+        nu_svm(K, y, 0.9)  # a number where a number goes, by position
+    assert "in the order" not in _message(exc)
+
+
 def test_a_test_gram_matrix_passed_to_a_fit_hint_the_training_gram_matrix_works():
     with pytest.raises(ValueError, match=r"^K must be square") as exc:
         soft_margin_l1(K_TEST, Y[: len(K_TEST)], 1.0)
