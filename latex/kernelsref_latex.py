@@ -19,7 +19,8 @@ right; it does nothing for the HTML builder.
   back to the chapter's section.
 
 It also typesets proofs as proofs (sphinx-proof gives them a box with an empty title bar), lays
-out the tables whose widths the source leaves open (see ``TableLayout``), opens the book's first
+out the tables whose widths the source leaves open (see ``TableLayout``), sets the lists of table
+cells as bulleted paragraphs (``CellLists``), opens the book's first
 page with its title (``RootPage``), and gives the PDF bookmarks of headings with mathematics a
 text form of it (``BookmarkMath``).
 """
@@ -141,6 +142,33 @@ class ProofBlocks(SphinxPostTransform):
                 last += qed
             else:
                 block += nodes.paragraph("", "", qed)
+
+
+class CellLists(SphinxPostTransform):
+    """A bullet list in a table cell as paragraphs that open with a bullet.
+
+    LaTeX sets a cell of given width as a ``\\vtop`` whose top line is its first box; a list opens
+    with vertical space, so a list at the top of a cell started a line below the rest of its row
+    (the notation page). Paragraphs with a hanging bullet start on the row's first line.
+    """
+
+    builders = ("latex",)
+    default_priority = 800
+
+    def run(self, **kwargs: Any) -> None:
+        for entry in self.document.findall(nodes.entry):
+            for bullets in [c for c in entry.children if isinstance(c, nodes.bullet_list)]:
+                paragraphs = []
+                for item in bullets.children:
+                    body = list(item.children)
+                    if body and isinstance(body[0], nodes.paragraph):
+                        body[0].insert(0, nodes.raw("", CELL_BULLET, format="latex"))
+                    paragraphs.extend(body)
+                bullets.replace_self(paragraphs)
+
+
+#: The start of a paragraph of a cell's list: a bullet in a hanging indent of 1em.
+CELL_BULLET = r"\hangindent1em\hangafter1\makebox[1em][l]{\textbullet}"
 
 
 def _is_proof(node: nodes.Node) -> bool:
@@ -418,6 +446,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(UnnumberedParts)
     app.add_post_transform(TableLayout)
     app.add_post_transform(ProofBlocks)
+    app.add_post_transform(CellLists)
     app.add_post_transform(RootPage)
     app.add_post_transform(BookmarkMath)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -12,10 +12,10 @@
   page's download menu offers it ("Book (.pdf)"); without a PDF, no such entry (no dead link).
   Whether there is one is a configuration value of the HTML pages, so that every page is written
   again when a PDF appears or goes.
-- myst-parser 3 logs its whole configuration, a line of about 1,000 characters
-  ("myst v3.0.1: MdParserConfig(...)"), at the start of every build: nothing a reader acts on
-  among what the build prints. That one message is dropped; every other message of myst-parser,
-  warnings included, is kept.
+- myst-parser 3 and myst-nb 1 log their whole configuration, lines of about 1,000 characters
+  ("myst v3.0.1: MdParserConfig(...)", "myst-nb v1.4.0: NbParserConfig(...)"), at the start of
+  every build: nothing a reader acts on among what the build prints. Those two messages are
+  dropped; every other message of the two, warnings included, is kept.
 """
 
 from __future__ import annotations
@@ -100,16 +100,19 @@ def _copy_pdf(app, exception):
         shutil.copyfile(_built_pdf(app), Path(app.outdir) / PDF_NAME)
 
 
-class _NoMystConfigDump(logging.Filter):
-    """Drop myst-parser's informational dump of its configuration, and nothing else."""
+class _NoConfigDump(logging.Filter):
+    """Drop the informational dump of a parser's configuration, and nothing else."""
 
     def filter(self, record):
-        return not (record.levelno == logging.INFO and "MdParserConfig(" in record.getMessage())
+        message = record.getMessage()
+        dump = "MdParserConfig(" in message or "NbParserConfig(" in message
+        return not (record.levelno == logging.INFO and dump)
 
 
 def setup(app):
-    # Sphinx's logger of myst_parser.sphinx_ext.main, which logs the dump at builder-inited.
-    logging.getLogger("sphinx.myst_parser.sphinx_ext.main").addFilter(_NoMystConfigDump())
+    # Sphinx's loggers of the modules that log the dumps (at builder-inited).
+    for module in ("myst_parser.sphinx_ext.main", "myst_nb.sphinx_ext"):
+        logging.getLogger(f"sphinx.{module}").addFilter(_NoConfigDump())
     register_plugin("pybtex.style.labels", "kr_author_year", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "kr_author_year", AuthorYearStyle)
     # Last, after the handlers that add scripts to the page.
