@@ -10,6 +10,8 @@ MathJax has typeset it: in a window 1400 px wide, and as a phone 390 px wide. Th
   an in-line formula or the page itself reaching past the column or the screen;
 - such a box that scrolls vertically (a scroll bar beside it), or a display equation whose box
   cuts a glyph off;
+- a display equation broken, by MathJax or by hand, inside a pair of brackets, and punctuation
+  after an in-line formula that starts the next line;
 - a figure without a caption, or an image without meaningful alt text;
 - a cell whose printed text comes out as several boxes;
 - an image that in the dark theme has no light background of its own (the figures are drawn
@@ -171,6 +173,45 @@ for (const out of article.querySelectorAll("div.cell_output")) {
   const streams = out.querySelectorAll(":scope > div.output.stream");
   if (streams.length > 1) {
     failures.push(["output split into boxes", `${streams.length} boxes: ${describe(streams[0])}`]);
+  }
+}
+// A display formula broken inside a bracket pair: each line of it (MathJax's own line breaks,
+// mjx-linebox, or the rows of an aligned display, mjx-mtr) closes every bracket it opens.
+// Brackets are counted by MathJax's class of their character, in a glyph or a stretchy
+// delimiter: ( [ { ⟨ against ) ] } ⟩, all kinds together, so that [0, C) is closed.
+const OPEN = ["mjx-c28", "mjx-c5B", "mjx-c7B", "mjx-c27E8"];
+const CLOSE = ["mjx-c29", "mjx-c5D", "mjx-c7D", "mjx-c27E9"];
+const depth = (line) => {
+  let d = 0;
+  for (const g of line.querySelectorAll("mjx-c, mjx-stretchy-v, mjx-stretchy-h")) {
+    if (g.closest("mjx-beg, mjx-ext, mjx-end, mjx-mid")) continue;  // pieces of a stretchy one
+    if (OPEN.some((c) => g.classList.contains(c))) d += 1;
+    if (CLOSE.some((c) => g.classList.contains(c))) d -= 1;
+  }
+  return d;
+};
+for (const eq of article.querySelectorAll("mjx-container[display='true']")) {
+  // The rows of an aligned display, not a row that holds a table (a numbered display, or the
+  // rows of cases beside their brace, which opens without a closing one).
+  let lines = [...eq.querySelectorAll("mjx-linebox")];
+  if (!lines.length) lines = [...eq.querySelectorAll("mjx-mtr")].filter((r) => !r.querySelector("mjx-mtr"));
+  if (lines.length > 1 && lines.some((line) => depth(line) !== 0)) {
+    failures.push(["equation broken inside brackets", describe(eq)]);
+  }
+}
+// Punctuation after an in-line formula on the formula's line, not opening the next one.
+for (const el of inline) {
+  const host = el.parentElement && el.parentElement.matches("span.math") ? el.parentElement : el;
+  const next = host.nextSibling;
+  if (!next || next.nodeType !== Node.TEXT_NODE || !el.getClientRects().length) continue;
+  const at = next.textContent.search(/[^\u2060\u200b]/);
+  if (at < 0 || !/[.,;:!?)\]]/.test(next.textContent[at])) continue;
+  const range = document.createRange();
+  range.setStart(next, at);
+  range.setEnd(next, at + 1);
+  const p = range.getBoundingClientRect(), f = el.getBoundingClientRect();
+  if (p.height && p.top >= f.bottom - slack && p.left < f.right - slack) {
+    failures.push(["punctuation starts a line after a formula", describe(el)]);
   }
 }
 // MathJax error nodes.
@@ -402,6 +443,11 @@ b
 c</pre></div>
 <mjx-container display="true" style="display: block; height: 4px; overflow: hidden"><mjx-c
 >X</mjx-c></mjx-container>
+<mjx-container display="true" style="display: block"><mjx-linebox><mjx-c>a</mjx-c><mjx-c
+class="mjx-c28">(</mjx-c><mjx-c>b</mjx-c></mjx-linebox><mjx-linebox><mjx-c>c</mjx-c><mjx-c
+class="mjx-c29">)</mjx-c></mjx-linebox></mjx-container>
+<p style="width: 200px">Then <span class="math"><mjx-container style="display: inline-block;
+width: 198px">y</mjx-container></span>&#8203;. starts the next line.</p>
 <img src="x.png" alt="x.png">
 <figure style="background: none"><figcaption>A caption dark on the dark page.</figcaption></figure>
 <script>undefined_function();</script>
@@ -412,6 +458,8 @@ _EXPECTED = {
     "equation wider than its column",
     "listing scrolls vertically",
     "equation cut off",
+    "equation broken inside brackets",
+    "punctuation starts a line after a formula",
     "in-line formula past the column",
     "page wider than the screen",
     "file loaded from another site",

@@ -12,6 +12,11 @@
   page's download menu offers it ("Book (.pdf)"); without a PDF, no such entry (no dead link).
   Whether there is one is a configuration value of the HTML pages, so that every page is written
   again when a PDF appears or goes.
+- A full stop, comma, colon or closing bracket after an in-line formula stays on the formula's
+  line. The browser may start a new line between MathJax's box and the punctuation, and MathJax
+  breaks a long formula to the column without leaving room for it: on a phone, lines started
+  with "." (a word joiner between the two did not stop either). The punctuation is moved into the
+  formula, as text (``\\text{.}``), so that it goes wherever the formula's last piece goes.
 - myst-parser 3 and myst-nb 1 log their whole configuration, lines of about 1,000 characters
   ("myst v3.0.1: MdParserConfig(...)", "myst-nb v1.4.0: NbParserConfig(...)"), at the start of
   every build: nothing a reader acts on among what the build prints. Those two messages are
@@ -24,9 +29,11 @@ import logging
 import shutil
 from pathlib import Path
 
+from docutils import nodes
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.labels import BaseLabelStyle
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 
 def _one_copy_of_each_script(app, pagename, templatename, context, doctree):
@@ -100,6 +107,34 @@ def _copy_pdf(app, exception):
         shutil.copyfile(_built_pdf(app), Path(app.outdir) / PDF_NAME)
 
 
+#: What may not start a line after an in-line formula.
+PUNCTUATION = ".,;:!?)"
+
+
+class PunctuationAfterMath(SphinxPostTransform):
+    """Move the punctuation that follows an in-line formula into it (see the module's
+    docstring)."""
+
+    builders = ("html",)
+    default_priority = 900
+
+    def run(self, **kwargs):
+        for math in list(self.document.findall(nodes.math)):
+            after = math.next_node(descend=False, siblings=True, ascend=False)
+            if not isinstance(after, nodes.Text):
+                continue
+            text = str(after)
+            marks = text[: len(text) - len(text.lstrip(PUNCTUATION))]  # "." or ")," or ".)"
+            if not marks:
+                continue
+            glued = "".join(f"\\text{{{mark}}}" for mark in marks)
+            math.replace(math[0], nodes.Text(math.astext() + glued))
+            if text[len(marks) :]:
+                after.parent.replace(after, nodes.Text(text[len(marks) :]))
+            else:
+                after.parent.remove(after)
+
+
 class _NoConfigDump(logging.Filter):
     """Drop the informational dump of a parser's configuration, and nothing else."""
 
@@ -113,6 +148,7 @@ def setup(app):
     # Sphinx's loggers of the modules that log the dumps (at builder-inited).
     for module in ("myst_parser.sphinx_ext.main", "myst_nb.sphinx_ext"):
         logging.getLogger(f"sphinx.{module}").addFilter(_NoConfigDump())
+    app.add_post_transform(PunctuationAfterMath)
     register_plugin("pybtex.style.labels", "kr_author_year", AuthorYearLabels)
     register_plugin("pybtex.style.formatting", "kr_author_year", AuthorYearStyle)
     # Last, after the handlers that add scripts to the page.
