@@ -20,8 +20,11 @@ class ShortRepr:
     Fit(alpha=<array (300,) float64>, b=-0.25, converged=True)
     """
 
+    #: Properties shown first, before the fields (e.g. the choice of a grid search, by name).
+    _repr_first: tuple = ()
+
     def __repr__(self):
-        parts = []
+        parts = [f"{name}={getattr(self, name)!r}" for name in self._repr_first]
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             if isinstance(value, np.ndarray):

@@ -129,15 +129,14 @@ class GridSearchResult(ShortRepr):
     sigma_grid: np.ndarray | None = None
     sigma: float | None = None
 
+    _repr_first = ("chosen",)  # the choice first, by name: chosen={'C': 10.0}
+
     @property
     def chosen(self):
         """The choice by the name of its parameter, ``{param: best}``: the keyword arguments
         of ``fit`` that :meth:`refit` passes (e.g. ``{"C": 10.0}`` or ``{"lam": 0.01}``)."""
         return {self.param: self.best}
 
-    def __repr__(self):
-        """The choice first, by name (``chosen={'C': 10.0}``), then the fields."""
-        return super().__repr__().replace("(", f"(chosen={self.chosen!r}, ", 1)
 
     @property
     def C(self):

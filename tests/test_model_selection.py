@@ -425,7 +425,7 @@ def test_result_is_frozen_with_a_one_line_repr():
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.C = 3.0
     assert repr(res).startswith(
-        "GridSearchResult(param='C', grid=<array (2,) float64>, best=1, "
+        "GridSearchResult(chosen={'C': 1.0}, param='C', grid=<array (2,) float64>, best=1, "
         "more_regularised='smaller', errors=<array (2,) float64>, "
         "fold_errors=<array (2, 2) float64>"
     )
