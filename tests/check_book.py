@@ -194,7 +194,9 @@ for (const eq of article.querySelectorAll("mjx-container[display='true']")) {
   // The rows of an aligned display, not a row that holds a table (a numbered display, or the
   // rows of cases beside their brace, which opens without a closing one).
   let lines = [...eq.querySelectorAll("mjx-linebox")];
-  if (!lines.length) lines = [...eq.querySelectorAll("mjx-mtr")].filter((r) => !r.querySelector("mjx-mtr"));
+  if (!lines.length) {
+    lines = [...eq.querySelectorAll("mjx-mtr")].filter((r) => !r.querySelector("mjx-mtr"));
+  }
   if (lines.length > 1 && lines.some((line) => depth(line) !== 0)) {
     failures.push(["equation broken inside brackets", describe(eq)]);
   }
