@@ -137,7 +137,6 @@ class GridSearchResult(ShortRepr):
         of ``fit`` that :meth:`refit` passes (e.g. ``{"C": 10.0}`` or ``{"lam": 0.01}``)."""
         return {self.param: self.best}
 
-
     @property
     def C(self):
         """The chosen :math:`C` (``best``) of a search of ``C``, else None."""

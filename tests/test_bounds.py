@@ -101,18 +101,6 @@ def test_unit_bias_perceptron_mistakes_at_most_augmented_novikoff_bound(data):
 
 
 @given(separable_data(bias=True))
-def test_r2_bias_perceptron_mistakes_at_most_augmented_novikoff_bound(data):
-    # b <- b + y_i R^2 is the homogeneous perceptron on (x, R): radius sqrt(2) R, margin of
-    # (u, b / R): m / ||(u, b / R)||; the bound is 2 (R^2 ||u||^2 + b^2) / m^2.
-    X, y, u, b, m = data
-    R = float(np.sqrt(np.max(np.sum(X * X, axis=1))))
-    assume(R > 1e-3)
-    bound = novikoff_bound(np.sqrt(2.0) * R, m / np.sqrt(u @ u + (b / R) ** 2))
-    res = run(X, y, "R2", bound)
-    assert res.converged and res.mistakes <= bound * (1 + 1e-9)
-
-
-@given(separable_data(bias=True))
 def test_the_perceptron_with_a_bias_is_the_perceptron_through_the_origin_on_bias_augmented(data):
     # the hint of novikoff_bound, followed with the unit step (augmented coordinate 1, exact
     # arithmetic on both sides): the same mistakes in the same order, weights (w, b), and
@@ -130,6 +118,8 @@ def test_the_perceptron_with_a_bias_is_the_perceptron_through_the_origin_on_bias
 
 @given(separable_data(bias=True))
 def test_r2_bias_perceptron_mistakes_at_most_novikoff_bound_on_bias_augmented(data):
+    # b <- b + y_i R^2 is the homogeneous perceptron on (x, R): radius sqrt(2) R, margin of
+    # (u, b / R); the bound is 2 (R^2 ||u||^2 + b^2) / m^2.
     X, y, u, b, _ = data
     R = float(np.sqrt(np.max(np.sum(X * X, axis=1))))
     assume(R > 1e-3)
