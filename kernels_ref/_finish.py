@@ -135,7 +135,8 @@ class _Finisher:
         return self.ns.round_fixed + self.ns.round * f**2
 
     def _fresh_cost(self):
-        """v afresh (:func:`_scores`): the rows of the nonzero multipliers, or all of K."""
+        """v afresh (:func:`~kernels_ref._qmatrix._scores`): the rows of the nonzero multipliers,
+        or all of K."""
         n = self.act.n
         nonzero = np.count_nonzero(self.act.alpha)
         return self.ns.product * n * (nonzero if 2 * nonzero <= n else n)
@@ -159,8 +160,9 @@ class _Finisher:
         return False
 
     def _roundoff(self):
-        r"""The round-off level of v (:meth:`_ActiveSet.roundoff`, two products by |K|), or a
-        bound on it when the bound is below tol (then the level plays no part); its cost is counted:
+        r"""The round-off level of v (:meth:`~kernels_ref._solver._ActiveSet.roundoff`, two
+        products by |K|), or a bound on it when the bound is below tol (then the level plays no
+        part); its cost is counted:
         :math:`|\tilde K_{ts}| \le \max_t \tilde K_{tt}` for a PSD matrix."""
         act = self.act
         u = np.finfo(float).eps / 2.0

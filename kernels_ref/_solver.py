@@ -35,7 +35,8 @@ def _tau(diag):
 
 def _working_sets(alpha, y, C):
     r""":math:`I_{up}` (may move in the direction :math:`y_t`) and :math:`I_{low}` (in the
-    direction :math:`-y_t`) as masks: :func:`working_sets` without its input checks."""
+    direction :math:`-y_t`) as masks: :func:`~kernels_ref.smo.working_sets` without its input
+    checks."""
     pos = y > 0
     below = alpha < C
     above = alpha > 0
@@ -43,8 +44,8 @@ def _working_sets(alpha, y, C):
 
 
 def _optimality_gap(v, up, low):
-    r""":math:`m - M = \max_{I_{up}} v_t - \min_{I_{low}} v_t`: :func:`optimality_gap`
-    without its input checks."""
+    r""":math:`m - M = \max_{I_{up}} v_t - \min_{I_{low}} v_t`:
+    :func:`~kernels_ref.smo.optimality_gap` without its input checks."""
     m = np.max(v, where=up, initial=-np.inf)
     M = np.min(v, where=low, initial=np.inf)
     return float(m - M)
