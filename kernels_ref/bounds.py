@@ -404,9 +404,11 @@ def margin_bound(m, R, gamma, delta):
 
     .. math::
 
-        \mathrm{err}_{\mathcal D}(f) \le \varepsilon = \frac{2}{m}\left(
-        \frac{64R^2}{\gamma^2}\,\ln\frac{e\,m\,\gamma}{4R}\,\ln\frac{128\,m\,R^2}{\gamma^2}
-        + \ln\frac{4}{\delta}\right)
+        \begin{aligned}
+        &\mathrm{err}_{\mathcal D}(f) \le \varepsilon
+        = \frac{2}{m}\left(A + \ln\frac{4}{\delta}\right),\\
+        &A = \frac{64R^2}{\gamma^2}\,\ln\frac{e\,m\,\gamma}{4R}\,\ln\frac{128\,m\,R^2}{\gamma^2}
+        \end{aligned}
 
     with probability at least :math:`1 - \delta` over :math:`m` i.i.d. examples from a
     distribution supported in the ball of radius :math:`R` around the origin, for every
@@ -421,8 +423,10 @@ def margin_bound(m, R, gamma, delta):
 
     .. math::
 
-        \frac{2}{m}\left(\frac{64R^2}{\gamma^2}\ln\frac{em\gamma}{8R^2}\ln\frac{32m}{\gamma^2}
-        + \ln\frac4\delta\right),
+        \begin{aligned}
+        &\frac{2}{m}\left(B + \ln\frac4\delta\right), \quad\text{where}\\
+        &B = \frac{64R^2}{\gamma^2}\ln\frac{em\gamma}{8R^2}\ln\frac{32m}{\gamma^2},
+        \end{aligned}
 
     which changes when the data and the margin are multiplied by the same :math:`t > 0` (the
     classifier and its errors do not), and can even be negative (for :math:`R = 100`,
@@ -553,8 +557,10 @@ def margin_slack_bound_l1(xi, R, gamma, delta, c):
 
     .. math::
 
-        \mathrm{err}_{\mathcal D}(f) \le \frac{c}{m}\left(\frac{R^2}{\gamma^2}\ln^2 m
-        + \frac{\|\xi\|_1}{\gamma}\ln m + \ln\frac{1}{\delta}\right)
+        \begin{aligned}
+        &\mathrm{err}_{\mathcal D}(f) \le \frac{c}{m}\,S,\\
+        &S = \frac{R^2}{\gamma^2}\ln^2 m + \frac{\|\xi\|_1}{\gamma}\ln m + \ln\frac{1}{\delta}
+        \end{aligned}
 
     under the conditions of :func:`margin_slack_bound_l2` (probability :math:`1 - \delta` over
     :math:`m` i.i.d. examples in the ball of radius :math:`R` around the origin, unit weight
@@ -649,7 +655,7 @@ def sv_compression_bound(m, n_sv, delta):
 def informative_sample_size(bound, *, m_min=1, m_max=10**12):
     r"""Smallest number of examples :math:`m` from which a bound is informative, :math:`< 1`.
 
-    .. math:: m^* = \min\{m \ge m_{\min} : \text{bound}(m) < 1\}
+    .. math:: m^* = \min_{\substack{m \ge m_{\min}\\ \text{bound}(m) < 1}} m
 
     found by doubling from ``m_min`` and bisection, in at most :math:`2\log_2(m_{\max})` calls:
     it never loops for long. It assumes that the bound is non-increasing in :math:`m` once

@@ -277,14 +277,15 @@ def kernel_cca(K1, K2, reg, *, n_components=None, center=True, tol=1e-10):
 
     .. math::
         \begin{aligned}
-        \rho &= \max_{\alpha, \beta} \frac{\alpha^T K_1 K_2 \beta}
-        {\sqrt{(\alpha^T K_1^2 \alpha + \kappa\, \alpha^T K_1 \alpha)
-               (\beta^T K_2^2 \beta + \kappa\, \beta^T K_2 \beta)}}
+        \rho &= \max_{\alpha, \beta} \frac{\alpha^T K_1 K_2 \beta}{\sqrt{N_1 N_2}}
         \quad\Longleftrightarrow\\
         &\begin{pmatrix} 0 & K_1 K_2 \\ K_2 K_1 & 0 \end{pmatrix}
-        \begin{pmatrix} \alpha \\ \beta \end{pmatrix}
-        = \rho \begin{pmatrix} K_1^2 + \kappa K_1 & 0 \\ 0 & K_2^2 + \kappa K_2 \end{pmatrix}
-        \begin{pmatrix} \alpha \\ \beta \end{pmatrix}
+        \begin{pmatrix} \alpha \\ \beta \end{pmatrix}\\
+        &\quad= \rho \begin{pmatrix} B_1 & 0 \\ 0 & B_2 \end{pmatrix}
+        \begin{pmatrix} \alpha \\ \beta \end{pmatrix},\\
+        N_1 &= \alpha^T K_1^2 \alpha + \kappa\, \alpha^T K_1 \alpha,\\
+        N_2 &= \beta^T K_2^2 \beta + \kappa\, \beta^T K_2 \beta,\\
+        B_j &= K_j^2 + \kappa K_j
         \end{aligned}
 
     The penalty :math:`\kappa\,\alpha^T K_1 \alpha = \kappa \|w^1\|^2` is the squared RKHS norm:

@@ -815,9 +815,11 @@ def soft_margin_l2_dual(K, y, C, *, Phi=None, solver=cp.CLARABEL, solver_options
 
     .. math::
 
-        \max_{\alpha} \sum_i\alpha_i - \tfrac12\sum_{i,j}\alpha_i\alpha_jy_iy_j
-        \big(K_{ij} + \tfrac1C\delta_{ij}\big) \quad\text{s.t.}\quad \alpha_i \ge 0,\quad
-        \sum_i\alpha_iy_i = 0,
+        \begin{aligned}
+        &\max_{\alpha}\ \sum_i\alpha_i\\
+        &\quad - \tfrac12\sum_{i,j}\alpha_i\alpha_jy_iy_j\big(K_{ij} + \tfrac1C\delta_{ij}\big)\\
+        &\text{s.t.}\ \alpha_i \ge 0,\quad \sum_i\alpha_iy_i = 0,
+        \end{aligned}
 
     the hard-margin dual on :math:`K + I/C`, written with
     :math:`\tfrac12\|L^\top(\alpha\circ y)\|^2 + \tfrac1{2C}\|\alpha\|^2`.
@@ -1222,11 +1224,11 @@ def svr_dual(K, y, C, epsilon, *, Phi=None, solver=cp.CLARABEL, solver_options=N
     .. math::
 
         \begin{aligned}
-        \max_{\alpha, \alpha^*} \ & \sum_iy_i(\alpha_i - \alpha_i^*)
-        - \varepsilon\sum_i(\alpha_i + \alpha_i^*)
-        - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}\\
-        \text{s.t.}\ & \sum_i(\alpha_i - \alpha_i^*) = 0,\quad
-        0 \le \alpha_i, \alpha_i^* \le C,
+        &\max_{\alpha, \alpha^*} \sum_iy_i(\alpha_i - \alpha_i^*)\\
+        &\quad - \varepsilon\sum_i(\alpha_i + \alpha_i^*)\\
+        &\quad - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}\\
+        &\text{s.t.}\ \sum_i(\alpha_i - \alpha_i^*) = 0,\\
+        &\phantom{\text{s.t.}}\ 0 \le \alpha_i, \alpha_i^* \le C,
         \end{aligned}
 
     :math:`f(x) = \sum_i(\alpha_i - \alpha_i^*)K(x_i, x) + b`, :math:`b` the dual value of the

@@ -387,9 +387,11 @@ def center_test_gram(K_test, K_train):
 
     .. math::
         \begin{aligned}
-        K'(t, x_j) &= \langle \Phi(t) - m, \Phi(x_j) - m \rangle\\
-        &= K(t, x_j) - \frac1n \sum_k K(t, x_k) - \frac1n \sum_k K(x_k, x_j)
-        + \frac1{n^2} \sum_{k,l} K(x_k, x_l)
+        &K'(t, x_j)\\
+        &\quad= \langle \Phi(t) - m, \Phi(x_j) - m \rangle\\
+        &\quad= K(t, x_j) - \frac1n \sum_k K(t, x_k)\\
+        &\qquad - \frac1n \sum_k K(x_k, x_j)\\
+        &\qquad + \frac1{n^2} \sum_{k,l} K(x_k, x_l)
         \end{aligned}
 
     In matrix form :math:`K'_{test} = (K_{test} - U_m K)(I - U)`, with :math:`U_m` the

@@ -294,10 +294,13 @@ def population_minimiser(loss, p):
 
     .. math::
         \begin{aligned}
-        &\text{logistic } \log(1 + e^{-z}): && f^* = \log \tfrac{p}{1 - p},\\
-        &\text{square } (1 - z)^2: && f^* = 2p - 1,\\
-        &\text{hinge } (1 - z)_+: && f^* = \operatorname{sign}(p - \tfrac12)
-        \ (+1 \text{ at } p = \tfrac12).
+        &\text{logistic } \log(1 + e^{-z}):\\
+        &\qquad f^* = \log \tfrac{p}{1 - p},\\
+        &\text{square } (1 - z)^2:\\
+        &\qquad f^* = 2p - 1,\\
+        &\text{hinge } (1 - z)_+:\\
+        &\qquad f^* = \operatorname{sign}(p - \tfrac12)\\
+        &\qquad (+1 \text{ at } p = \tfrac12).
         \end{aligned}
 
     Source: Valle Vidal (2009), "Tabla: Comparación de funciones de pérdida", third column

@@ -733,8 +733,8 @@ def grid_search_C(K, y, fit, predict, C_grid, folds, *, loss="misclassification"
 
     .. math::
 
-        C^* = \min \Big\{ C \in \mathcal G :
-        \widehat{\mathrm{Err}}(C) = \min_{C' \in \mathcal G} \widehat{\mathrm{Err}}(C') \Big\},
+        C^* = \min\{C \in \mathcal G : \widehat{\mathrm{Err}}(C) = E^*\}, \qquad
+        {E^* = \min_{C' \in \mathcal G} \widehat{\mathrm{Err}}(C')},
 
     with :math:`\widehat{\mathrm{Err}}(C)` the pooled validation error of
     :func:`validation_error` of ``fit(·, ·, C=C)``: :func:`grid_search` with ``param="C"``
@@ -905,7 +905,7 @@ def median_heuristic_sigma(X):
 
     .. math::
 
-        \sigma = \operatorname{median}\,\{\|x_i - x_j\| : 1 \le i < j \le n\},
+        \sigma = \operatorname{median} D, \qquad {D = \{\|x_i - x_j\| : 1 \le i < j \le n\}},
 
     the median of the :math:`n(n-1)/2` Euclidean distances between the points of distinct
     indices (the zeros :math:`\|x_i - x_i\|` excluded; with an even number of pairs, the mean

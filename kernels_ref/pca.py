@@ -243,9 +243,12 @@ def kernel_pca_transform(result, K_test):
 
     .. math::
         \begin{aligned}
-        f_i(t) &= \langle \Phi(t) - m, v_i \rangle = \sum_{j=1}^n \alpha_{i,j} K'(t, x_j),\\
-        K'(t, x_j) &= K(t, x_j) - \frac1n \sum_k K(t, x_k) - \frac1n \sum_k K(x_k, x_j)
-        + \frac1{n^2} \sum_{k,l} K(x_k, x_l)
+        f_i(t) &= \langle \Phi(t) - m, v_i \rangle\\
+        &= \sum_{j=1}^n \alpha_{i,j} K'(t, x_j),\\
+        K'(t, x_j) &= K(t, x_j)\\
+        &\quad - \frac1n \sum_k K(t, x_k)\\
+        &\quad - \frac1n \sum_k K(x_k, x_j)\\
+        &\quad + \frac1{n^2} \sum_{k,l} K(x_k, x_l)
         \end{aligned}
 
     The new point is centred on the **training** barycentre :math:`m` (``center_test_gram``),

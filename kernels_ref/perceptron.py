@@ -353,13 +353,16 @@ def hyperplane_distance(X, w, b, *, signed=False):
     r"""Distance of points to the hyperplane :math:`H(w, b) = \{z : \langle w, z\rangle + b = 0\}`.
 
     .. math::
-        d(x, H) = \frac{|\langle w, x\rangle + b|}{\|w\|}, \qquad
-        d(0, H) = \frac{|b|}{\|w\|} \ \text{(the hyperplane's distance from the origin)}.
+        \begin{aligned}
+        d(x, H) &= \frac{|\langle w, x\rangle + b|}{\|w\|},\\
+        d(0, H) &= \frac{|b|}{\|w\|},
+        \end{aligned}
 
-    Source: Chevaleyre, *Fondamentaux de l'apprentissage automatique* (2023), §2.3;
-    Rousseau, *Kernel methods* (2022), "Separating hyperplane" ("Distance from the origin is
-    :math:`|b|/\|w\|_2`"). With ``signed=True`` it returns :math:`(\langle w, x\rangle +
-    b)/\|w\|`, positive on the side :math:`w` points to: the right-hand side of Valle Vidal,
+    with :math:`d(0, H)` the hyperplane's distance from the origin. Source: Chevaleyre,
+    *Fondamentaux de l'apprentissage automatique* (2023), §2.3; Rousseau, *Kernel methods*
+    (2022), "Separating hyperplane" ("Distance from the origin is :math:`|b|/\|w\|_2`"). With
+    ``signed=True`` it returns :math:`(\langle w, x\rangle + b)/\|w\|`, positive on the side
+    :math:`w` points to: the right-hand side of Valle Vidal,
     *Vector de soporte y métodos de kernel* (2009), "Interpretación geométrica (2)".
 
     Parameters

@@ -539,10 +539,12 @@ def c_book_from_lambda(lam, n):
 
     .. math::
 
-        \frac{1}{2\lambda}\Big(\frac1n\sum_i \mathrm{hinge}\big(y_if(x_i)\big)
-        + \lambda\|f\|^2_{\mathcal H}\Big)
-        = \tfrac12\|f\|^2_{\mathcal H} + C\sum_i \mathrm{hinge}\big(y_if(x_i)\big),
-        \qquad C = \frac{1}{2n\lambda},
+        \begin{aligned}
+        &\frac{1}{2\lambda}\Big(\frac1n\sum_i h_i + \lambda\|f\|^2_{\mathcal H}\Big)\\
+        &\quad= \tfrac12\|f\|^2_{\mathcal H} + C\sum_i h_i,\\
+        &h_i = \mathrm{hinge}\big(y_if(x_i)\big),\\
+        &C = \frac{1}{2n\lambda},
+        \end{aligned}
 
     for every function :math:`f` (and every intercept), so both criteria have the same
     minimiser. Left: Vert, *Méthodes à noyaux* (2004), "Définition des SVM" (his dual box
@@ -881,9 +883,12 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
 
     .. math::
 
-        \max_{\alpha} \sum_i \alpha_i - \tfrac12 \sum_{i,j}\alpha_i\alpha_j y_i y_j
-        \big(K_{ij} + \tfrac1C\delta_{ij}\big)
-        \quad\text{s.t.}\quad \sum_i \alpha_i y_i = 0,\quad \alpha_i \ge 0,
+        \begin{aligned}
+        &\max_{\alpha} \sum_i \alpha_i\\
+        &\quad - \tfrac12 \sum_{i,j}\alpha_i\alpha_j y_i y_j
+        \big(K_{ij} + \tfrac1C\delta_{ij}\big)\\
+        &\text{s.t.}\ \sum_i \alpha_i y_i = 0,\quad \alpha_i \ge 0,
+        \end{aligned}
 
     the dual of :math:`\min \tfrac12\|w\|^2 + \tfrac C2\sum_i \xi_i^2` s.t.
     :math:`y_i(\langle w, \phi(x_i)\rangle + b) \ge 1 - \xi_i`. Source: Valle Vidal (2009),

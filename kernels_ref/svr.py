@@ -101,11 +101,11 @@ def svr(K, y, C, epsilon, *, tol=TOL, max_iter=None, shrinking=True):
     .. math::
 
         \begin{aligned}
-        \max_{\alpha, \alpha^* \in \mathbb R^n} \ & \sum_i y_i(\alpha_i - \alpha_i^*)
-        - \varepsilon\sum_i(\alpha_i + \alpha_i^*)
-        - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}\\
-        \text{s.t.}\ & \sum_i(\alpha_i - \alpha_i^*) = 0,
-        \quad 0 \le \alpha_i, \alpha_i^* \le C,
+        &\max_{\alpha, \alpha^* \in \mathbb R^n} \sum_i y_i(\alpha_i - \alpha_i^*)\\
+        &\quad - \varepsilon\sum_i(\alpha_i + \alpha_i^*)\\
+        &\quad - \tfrac12\sum_{i,j}(\alpha_i - \alpha_i^*)(\alpha_j - \alpha_j^*)K_{ij}\\
+        &\text{s.t.}\ \sum_i(\alpha_i - \alpha_i^*) = 0,\\
+        &\phantom{\text{s.t.}}\ 0 \le \alpha_i, \alpha_i^* \le C,
         \end{aligned}
 
     the dual of :math:`\min \tfrac12\|w\|^2 + C\sum_i(\xi_i + \xi_i^*)` subject to
@@ -282,9 +282,11 @@ def c_from_penalty_lambda(lam):
 
     .. math::
 
-        H(\beta, \beta_0) = \sum_i V_\varepsilon\big(y_i - f(x_i)\big) + \frac\lambda2\|\beta\|^2
-        = \frac1C\Big(\tfrac12\|\beta\|^2 + C\sum_i V_\varepsilon\big(y_i - f(x_i)\big)\Big),
-        \qquad C = \frac1\lambda,
+        \begin{aligned}
+        &H(\beta, \beta_0) = \sum_i V_\varepsilon(r_i) + \frac\lambda2\|\beta\|^2\\
+        &\quad= \frac1C\Big(\tfrac12\|\beta\|^2 + C\sum_i V_\varepsilon(r_i)\Big),\\
+        &r_i = y_i - f(x_i),\qquad C = \frac1\lambda,
+        \end{aligned}
 
     for every :math:`(\beta, \beta_0)`, :math:`f(x) = \langle\beta, \phi(x)\rangle + \beta_0`,
     with :math:`V_\varepsilon(r) = \max(0, |r| - \varepsilon)`, so both criteria have the same

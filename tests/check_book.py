@@ -185,6 +185,10 @@ const depth = (line) => {
   let d = 0;
   for (const g of line.querySelectorAll("mjx-c, mjx-stretchy-v, mjx-stretchy-h")) {
     if (g.closest("mjx-beg, mjx-ext, mjx-end, mjx-mid")) continue;  // pieces of a stretchy one
+    // the brace of cases, which opens without closing (not the brackets of its rows)
+    const cases = g.closest('mjx-mrow[data-latex$="cases}"]');
+    const table = g.closest("mjx-mtable");
+    if (cases && !(table && cases.contains(table))) continue;
     if (OPEN.some((c) => g.classList.contains(c))) d += 1;
     if (CLOSE.some((c) => g.classList.contains(c))) d -= 1;
   }
@@ -422,6 +426,10 @@ _GOOD = (
 <div class="cell_input"><pre style="overflow: auto">short = 1</pre></div>
 <div class="cue"><table style="min-width: 500px"><tr><td>a wide table</td></tr></table></div>
 <figure><img src="x.png" alt="a red square"><figcaption>A caption.</figcaption></figure>
+<mjx-container display="true" style="display: block"><mjx-linebox><mjx-mrow data-latex="{cases}"
+><mjx-mo><mjx-c class="mjx-c7B">{</mjx-c></mjx-mo><mjx-mtable><mjx-c class="mjx-c28">(</mjx-c
+><mjx-c class="mjx-c29">)</mjx-c></mjx-mtable></mjx-mrow></mjx-linebox><mjx-linebox><mjx-c
+>b</mjx-c></mjx-linebox></mjx-container>
 </article></body></html>"""
 )
 _BAD = """
