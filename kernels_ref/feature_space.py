@@ -226,8 +226,11 @@ def distance_to_set(K_test, diag_test, K_set):
     r"""Distance from points to the barycentre of a set in feature space, :math:`d(x, S)`.
 
     .. math::
-        d(x, S) = \Big\| \Phi(x) - \frac1n \sum_{i=1}^n \Phi(x_i) \Big\|
-        = \sqrt{K(x,x) - \frac2n \sum_{i} K(x, x_i) + \frac1{n^2} \sum_{i,j} K(x_i, x_j)}
+        \begin{aligned}
+        d(x, S) &= \Big\| \Phi(x) - \frac1n \sum_{i=1}^n \Phi(x_i) \Big\| = \sqrt{q(x)},\\
+        q(x) &= K(x,x) - \frac2n \sum_{i} K(x, x_i)\\
+        &\quad + \frac1{n^2} \sum_{i,j} K(x_i, x_j)
+        \end{aligned}
 
     Source: Vert (2004), "Exemple: distance point - ensemble". The barycentre need not have a
     pre-image in the input space.

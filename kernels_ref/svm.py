@@ -390,9 +390,10 @@ def intercept_max_min(alpha, K, y):
 
     .. math::
 
-        b^* = -\frac{\max_{y_i = -1}\langle w^*, \phi(x_i)\rangle
-        + \min_{y_i = 1}\langle w^*, \phi(x_i)\rangle}{2},
-        \qquad \langle w^*, \phi(x_i)\rangle = \sum_j \alpha_j y_j K_{ij}.
+        \begin{aligned}
+        b^* &= -\tfrac12\big(\max_{y_i = -1} s_i + \min_{y_i = 1} s_i\big),\\
+        s_i &= \langle w^*, \phi(x_i)\rangle = \sum_j \alpha_j y_j K_{ij}.
+        \end{aligned}
 
     Source: Valle Vidal, *Vector de soporte y métodos de kernel* (2009), "Proposición 1 (2)",
     which prints :math:`(\max_{y_i=-1} + \max_{y_i=1})/2` without the minus sign; at the hard

@@ -10,8 +10,9 @@ MathJax has typeset it: in a window 1400 px wide, and as a phone 390 px wide. Th
   an in-line formula or the page itself reaching past the column or the screen;
 - such a box that scrolls vertically (a scroll bar beside it), or a display equation whose box
   cuts a glyph off;
-- a display equation broken, by MathJax or by hand, inside a pair of brackets, and punctuation
-  after an in-line formula that starts the next line;
+- a display equation broken, by MathJax or by hand, inside a pair of brackets, or by MathJax
+  inside a square root or a fraction, and punctuation after an in-line formula that starts the
+  next line;
 - a figure without a caption, or an image without meaningful alt text;
 - a cell whose printed text comes out as several boxes;
 - an image that in the dark theme has no light background of its own (the figures are drawn
@@ -203,6 +204,10 @@ for (const eq of article.querySelectorAll("mjx-container[display='true']")) {
   }
   if (lines.length > 1 && lines.some((line) => depth(line) !== 0)) {
     failures.push(["equation broken inside brackets", describe(eq)]);
+  }
+  // MathJax's lines inside a square root or a fraction: the radical sign or the bar spans them.
+  if (eq.querySelector(":is(mjx-msqrt, mjx-mroot, mjx-mfrac) mjx-linebox")) {
+    failures.push(["equation broken inside a root or fraction", describe(eq)]);
   }
 }
 // Punctuation after an in-line formula on the formula's line, not opening the next one.
@@ -456,6 +461,8 @@ c</pre></div>
 <mjx-container display="true" style="display: block"><mjx-linebox><mjx-c>a</mjx-c><mjx-c
 class="mjx-c28">(</mjx-c><mjx-c>b</mjx-c></mjx-linebox><mjx-linebox><mjx-c>c</mjx-c><mjx-c
 class="mjx-c29">)</mjx-c></mjx-linebox></mjx-container>
+<mjx-container display="true" style="display: block"><mjx-msqrt><mjx-linebox><mjx-c
+>a</mjx-c></mjx-linebox><mjx-linebox><mjx-c>b</mjx-c></mjx-linebox></mjx-msqrt></mjx-container>
 <p style="width: 200px">Then <span class="math"><mjx-container style="display: inline-block;
 width: 198px">y</mjx-container></span>&#8203;. starts the next line.</p>
 <img src="x.png" alt="x.png">
@@ -469,6 +476,7 @@ _EXPECTED = {
     "listing scrolls vertically",
     "equation cut off",
     "equation broken inside brackets",
+    "equation broken inside a root or fraction",
     "punctuation starts a line after a formula",
     "in-line formula past the column",
     "page wider than the screen",
