@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-__all__ = ["agree", "at_most", "shown"]
+__all__ = ["agree", "at_most"]
 
 
 def _numbers(x, name):
@@ -40,26 +40,18 @@ def _tolerance(tol: float) -> str:
     return f"{mantissa}e{int(exponent)}" if tol < 1e-3 else f"{tol:g}"
 
 
+def _digits(magnitude, tol):
+    """Significant digits of a number of this magnitude known to ``tol``: those above the
+    uncertainty, from 1 to 4 (4 for an exact value)."""
+    if tol <= 0:
+        return 4
+    return max(1, min(4, math.floor(math.log10(max(magnitude / tol, 1.0)) + 1e-9)))
+
+
 def _text(value, tol, digits):
-    """``value`` to ``digits`` significant digits, ``0`` within ``tol`` of zero."""
+    """``value`` to ``digits`` significant digits, ``0`` within ``tol`` of zero (no sign of
+    round-off)."""
     return "0" if abs(float(value)) <= tol else f"{float(value):.{digits}g}"
-
-
-def shown(value: float, tol: float, digits: int = 4) -> str:
-    """``value`` to at most ``digits`` significant digits, and ``0`` if ``|value| <= tol``.
-
-    ``tol`` is the absolute uncertainty of the value: no digit below it is shown, so that the
-    text is the same on every machine whose value is correct to ``tol``.
-
-    >>> shown(-3e-13, 1e-10), shown(0.12345678, 1e-3), shown(2.5e6, 1.0)
-    ('0', '0.12', '2.5e+06')
-    """
-    value = float(value)
-    if abs(value) <= tol:
-        return "0"
-    if tol > 0:  # the digits above the uncertainty, at least one
-        digits = max(1, min(digits, math.floor(math.log10(abs(value) / tol))))
-    return f"{value:.{digits}g}"
 
 
 def agree(
@@ -87,10 +79,9 @@ def agree(
         )
     kind = ", relative" if relative else ""
     if value.ndim == 0:
-        # One number of digits for both values, from the tolerance (relative) or from the
-        # reference (absolute): the two texts then differ only if the values do.
-        room = 1 / tol if relative else abs(float(reference)) / tol if tol > 0 else 10.0**4
-        digits = max(1, min(4, math.floor(math.log10(room) + 1e-9))) if room > 0 else 1
+        # One number of digits for both values, from the reference and the tolerance (1/tol
+        # when relative): the two texts then differ only if the values do.
+        digits = _digits(abs(float(reference)), tol * scale)
         ours, theirs = (_text(v, tol * scale, digits) for v in (value, reference))
         return f"{what}: {ours}, {against} {theirs} (they agree to {_tolerance(tol)}{kind})"
     return f"{what}: the {value.size} entries agree with {against} to {_tolerance(tol)}{kind}"

@@ -4,7 +4,7 @@ prints no digit below its tolerance."""
 import numpy as np
 import pytest
 
-from kernels_ref.report import agree, at_most, shown
+from kernels_ref.report import agree, at_most
 
 
 def test_agree_fails_beyond_the_tolerance_and_names_the_difference():
@@ -23,12 +23,14 @@ def test_agree_prints_the_same_text_for_values_that_differ_below_the_tolerance()
 
 
 def test_a_value_within_the_tolerance_of_zero_is_shown_as_zero_whatever_its_sign():
-    assert shown(-2e-13, 1e-10) == shown(2e-13, 1e-10) == "0"
+    texts = {agree("b", d, 0.0, 1e-10, relative=False) for d in (-2e-13, 0.0, 2e-13)}
+    assert texts == {"b: 0, the reference 0 (they agree to 1e-10)"}
 
 
-def test_shown_keeps_only_the_digits_above_the_uncertainty():
-    assert shown(3.14159265, 1e-2) == "3.1"
-    assert shown(3.14159265, 1e-9, digits=4) == "3.142"
+def test_agree_shows_only_the_digits_above_the_uncertainty():
+    pi = 3.14159265
+    assert agree("pi", pi, pi, 1e-2, relative=False).startswith("pi: 3.1, the reference 3.1 (")
+    assert agree("pi", pi, pi, 1e-9, relative=False).startswith("pi: 3.142, the reference 3.142")
 
 
 def test_at_most_states_the_bound_not_the_value():
