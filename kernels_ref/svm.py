@@ -308,8 +308,14 @@ def kkt_violation_l2(alpha, K, y, C, *, atol=None):
     >>> kkt_violation_l2([1.0, 1.0], np.eye(2), np.array([1.0, -1.0]), 1.0)  # the L1 answer
     2.0
     """
-    K_l2 = K + np.eye(len(K)) / C
-    return _kkt_violation(alpha, K_l2, y, np.inf, atol=atol)
+    return _kkt_violation(alpha, _l2_gram(K, C), y, np.inf, atol=atol)
+
+
+def _l2_gram(K, C):
+    """:math:`K + I/C`, the matrix of the L2 soft-margin dual (a new array; ``K`` unchanged)."""
+    K_l2 = K.copy()
+    K_l2.flat[:: len(K) + 1] += 1.0 / C
+    return K_l2
 
 
 def _kkt_violation(alpha, K, y, C=np.inf, *, p=None, delta=0.0, bias=True, nu=None, atol=None):
@@ -918,9 +924,7 @@ def soft_margin_l2(K, y, C, *, tol=TOL, max_iter=None):
     (array([0.4, 0.4]), -0.8)
     """
     n = len(y)
-    K2 = K.copy()
-    K2.flat[:: n + 1] += 1.0 / C
-    res = _smo(K2, y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
+    res = _smo(_l2_gram(K, C), y, -np.ones(n), np.inf, tol=tol, max_iter=max_iter)
     return _result(
         res.alpha, y, np.full(n, np.inf), -y * res.grad, -res.objective, **_run_fields(res)
     )
