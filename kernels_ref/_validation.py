@@ -111,11 +111,17 @@ def non_finite(arr, name):
     )
 
 
+class _NumberForArray(ValueError):
+    """A single number where an array goes (the error of shape ()): :func:`validated` adds the
+    order of the arguments, in case they were swapped."""
+
+
 def _shaped_array(a, name, ndim):
     """``a`` as a non-empty float64 array of ``ndim`` dimensions (see :func:`_real_array`)."""
     arr = _real_array(a, name)
     if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+        error = _NumberForArray if arr.ndim == 0 else ValueError
+        raise error(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
     return arr
@@ -992,13 +998,12 @@ def _unexpected(func, signature, args, kwargs):
     return None
 
 
-def _order_hint(func, signature, name, error, args):
-    """The hint of an array argument given a single number by position (its rule's ``error``
-    says it got shape ()): maybe the arguments are in another order (``soft_margin_l1(K, C,
-    y)``). Empty when that is not the case."""
+def _order_hint(func, signature, name, args):
+    """The hint of an array argument given a single number: if it came by position, maybe the
+    arguments are in another order (``soft_margin_l1(K, C, y)``); else empty."""
     params = signature.parameters.values()
     positional = [p.name for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
-    if name not in positional[: len(args)] or "-dimensional, got shape ()" not in str(error):
+    if name not in positional[: len(args)]:
         return ""
     order = ", ".join(positional)
     return (
@@ -1039,11 +1044,8 @@ def validated(**rules):
             for name, arg_rule in rules.items():
                 try:
                     values[name] = arg_rule(values[name], name, values)
-                except ValueError as exc:
-                    hint = _order_hint(func, signature, name, exc, args)
-                    if not hint:
-                        raise
-                    raise ValueError(f"{exc}{hint}") from None
+                except _NumberForArray as exc:
+                    raise ValueError(f"{exc}{_order_hint(func, signature, name, args)}") from None
             return func(*bound.args, **bound.kwargs)
 
         checked.rules = rules
