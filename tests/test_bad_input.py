@@ -39,6 +39,7 @@ from kernels_ref import (
     cca,
     clustering,
     cvx,
+    exercises,
     feature_space,
     kernels,
     losses,
@@ -1074,6 +1075,37 @@ SMO_ROWS = [
 ]
 ROWS += SMO_ROWS
 
+#: The exercises' names are a closed list: a wrong one, or a number, lists them.
+NAME_ROWS = [
+    ("name unknown", {"name": "svm"}, ValueError, r"^name = 'svm' is not an exercise; .*"),
+    ("name a number", {"name": 1}, ValueError, r"^name must be the name of an exercise"),
+    ("name None", {"name": None}, ValueError, r"^name must be the name of an exercise"),
+]
+EXERCISE_ROWS = [
+    Row("exercises.names", exercises.names, dict),
+    Row(
+        "exercises.exercise", exercises.exercise, lambda: {"name": "gaussian_gram"}, extra=NAME_ROWS
+    ),
+    Row(
+        "exercises.reference",
+        exercises.reference,
+        lambda: {"name": "gaussian_gram"},
+        extra=NAME_ROWS,
+    ),
+    Row(
+        "exercises.check",
+        exercises.check,
+        lambda: {
+            "name": "gaussian_gram",
+            "function": exercises.reference("gaussian_gram"),
+            "time_limit": 1.0,
+            "max_examples": 2,
+        },
+        extra=NAME_ROWS,
+    ),
+]
+ROWS += EXERCISE_ROWS
+
 BAD_ITERATION_LIMITS = [0, -1, 1.5, "10", True]
 BAD_RESULTS = [None, {}, np.zeros(3), "result"]
 
@@ -1360,7 +1392,7 @@ def test_the_table_covers_every_public_function():
 
     modules = [bounds, cca, clustering, cvx, feature_space, kernels, losses, model_selection]
     modules += [pca, perceptron]
-    modules += [representer, ridge, smo, svm, svr]
+    modules += [representer, ridge, smo, svm, svr, exercises]
     public = {
         f"{m.__name__.split('.')[-1]}.{name}"
         for m in modules

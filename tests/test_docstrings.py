@@ -15,8 +15,9 @@ import kernels_ref
 REFERENCE = re.compile(r":(?:func|class|meth|attr|mod|data|exc|obj):`~?([\w.]+)`")
 OTHER_LIBRARIES = ("numpy", "np", "scipy", "sklearn", "cvxpy", "matplotlib")
 MODULES = [
-    importlib.import_module(f"kernels_ref.{m.name}")
-    for m in pkgutil.iter_modules(kernels_ref.__path__)
+    importlib.import_module(m.name)
+    for m in pkgutil.walk_packages(kernels_ref.__path__, "kernels_ref.")
+    if not m.name.endswith("__main__")  # the command line: importing it would run it
 ]
 
 

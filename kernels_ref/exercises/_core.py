@@ -145,12 +145,14 @@ class Report:
             )
         lines = [f"{self.name}: FAILED — {self.condition}", f"  {self.message}"]
         if self.problem is not None:
-            lines.append(f"  smallest failing problem, {_points(self.problem.size)}: {self.problem}")
+            lines.append(
+                f"  smallest failing problem, {_points(self.problem.size)}: {self.problem}"
+            )
         if self.expected is not None:
             lines.append(f"  expected: {self.expected}")
         if self.got is not None:
             lines.append(f"  returned: {self.got}")
-        lines.append(f"  Judged: {self.tolerance}; time limit {self.time_limit:g} s a call.")
+        lines.append(f"  Judged: {self.tolerance}; time limit {self.time_limit:g}\u00a0s a call.")
         return "\n".join(_wrap(line) for line in lines)
 
     def __repr__(self):
@@ -253,7 +255,7 @@ def _call_with_limit(function, args, limit):
     def target():
         try:
             box["value"] = function(*args)
-        except BaseException as exc:  # noqa: BLE001 -- re-raised in the caller's thread
+        except BaseException as exc:  # re-raised in the caller's thread
             box["error"] = exc
 
     worker = threading.Thread(target=target, daemon=True)
@@ -290,7 +292,7 @@ def _call(exercise, function, problem, limit):
                 "infinite loop, or a stopping test that is never met?",
             ),
         ) from None
-    except Exception as exc:  # noqa: BLE001 -- the student's error is the verdict
+    except Exception as exc:  # the student's error is the verdict
         return Failure("a call that returns", f"the function raised {type(exc).__name__}: {exc}")
     for name, value in problem.args.items():
         if not _same(args[name], value):
@@ -314,7 +316,8 @@ def _attempt(exercise, function, problem, limit):
 
 
 def run_check(exercise, function, *, time_limit=TIME_LIMIT, max_examples=MAX_EXAMPLES):
-    """The :class:`Report` of ``function`` on ``exercise`` (see :func:`check`)."""
+    """The :class:`Report` of ``function`` on ``exercise``
+    (:func:`kernels_ref.exercises.check`)."""
     tried = []
 
     @hypothesis.settings(
