@@ -100,7 +100,7 @@ def test_a_slow_function_is_stopped_at_the_limit(name, slow):
     report = exercises.check(name, slow, time_limit=0.2)
     assert time.perf_counter() - start < 5.0  # the limit, then no shrinking
     assert not report.passed
-    assert report.condition == "the time limit"
+    assert report.timed_out and report.condition == "the time limit"
     assert "longer than the limit of 0.2 s" in report.message
 
 
@@ -216,4 +216,25 @@ def test_shown_values_never_show_round_off():
 
     assert _text(np.array([1.0, -1e-17, 0.1 + 0.2])) == "[1, 0, 0.3]"
     assert _text(-0.0) == "0"
+    assert [_text(x) for x in (10.00001, 999.99996, 0.25, 1234.5678)] == [
+        "10",
+        "1000",
+        "0.25",
+        "1234.6",
+    ]
     assert _text(np.array([[0.0, 2.0], [-1.0, 0.5]])) == "[[0, 2], [-1, 0.5]]"
+
+
+def test_a_callers_own_alarm_survives_a_check():
+    import signal
+
+    fired = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(True))
+    signal.setitimer(signal.ITIMER_REAL, 30.0)
+    try:
+        exercises.check("gaussian_gram", exercises.reference("gaussian_gram"), max_examples=3)
+        remaining, _ = signal.getitimer(signal.ITIMER_REAL)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert 20.0 < remaining <= 30.0 and not fired

@@ -28,19 +28,22 @@ Examples
 --------
 >>> from kernels_ref import exercises
 >>> exercises.names()[:3]
-('gaussian_gram', 'center_gram', 'distance_to_barycentre')
+('gaussian_gram', 'center_gram', 'squared_distance_to_barycentre')
 >>> import numpy as np
 >>> def gaussian_gram(X, Z, sigma):  # the factor 2 of 2 sigma^2 forgotten
 ...     d2 = ((X[:, None, :] - Z[None, :, :]) ** 2).sum(axis=-1)
 ...     return np.exp(-d2 / sigma**2)
->>> print(exercises.check("gaussian_gram", gaussian_gram).line())  # doctest: +ELLIPSIS
-gaussian_gram: FAILED on 1 point: ... the factor 2 of 2 sigma^2 is missing
+>>> print(exercises.check("gaussian_gram", gaussian_gram).line())
+gaussian_gram: FAILED on 2 points: exp(-|x - z|^2 / sigma^2): the factor 2 of 2 sigma^2 is missing
 """
 
 from .._validation import function, integer, positive, rule, validated
 from ._core import MAX_EXAMPLES, TIME_LIMIT, Exercise, Problem, Report, run_check
 from ._kernels import EXERCISES as _KERNELS
+from ._perceptron import EXERCISES as _PERCEPTRON
+from ._regression import EXERCISES as _REGRESSION
 from ._svm import EXERCISES as _SVM
+from ._unsupervised import EXERCISES as _UNSUPERVISED
 
 __all__ = [
     "MAX_EXAMPLES",
@@ -55,13 +58,13 @@ __all__ = [
 ]
 
 #: The exercises in the order of the course.
-_EXERCISES = {ex.name: ex for ex in (*_KERNELS, *_SVM)}
+_EXERCISES = {ex.name: ex for ex in (*_KERNELS, *_PERCEPTRON, *_SVM, *_REGRESSION, *_UNSUPERVISED)}
 
 
 def _name(value, name, args):
     """The rule of an exercise's name: one of :func:`names`."""
     if not isinstance(value, str):
-        raise TypeError(
+        raise ValueError(
             f"{name} must be the name of an exercise, a str such as 'gaussian_gram'; got "
             f"{type(value).__name__}. The names: {', '.join(_EXERCISES)}"
         )
@@ -72,6 +75,7 @@ def _name(value, name, args):
     return value
 
 
+@validated()
 def names():
     """The names of the exercises, in the order of the course.
 

@@ -22,6 +22,7 @@ import copy
 import signal
 import textwrap
 import threading
+import time
 import warnings
 from dataclasses import dataclass, field
 
@@ -40,6 +41,9 @@ except ImportError as exc:  # the package itself needs only NumPy
 #: points, on which every implementation of the course takes milliseconds (cvxpy's first call,
 #: which builds its solver, well under a second).
 TIME_LIMIT = 5.0
+
+#: The condition of a report whose check a call's time limit stopped.
+TIME_LIMIT_CONDITION = "the time limit"
 
 #: Problems tried before a function passes (then shrinking, for a failure).
 MAX_EXAMPLES = 40
@@ -126,6 +130,11 @@ class Report:
     def __bool__(self):
         return self.passed
 
+    @property
+    def timed_out(self):
+        """Whether a call ran past the time limit (which ended the check)."""
+        return self.condition == TIME_LIMIT_CONDITION
+
     def line(self):
         """One line: passed, or the condition broken and the size of the smallest problem."""
         if self.passed:
@@ -209,7 +218,8 @@ def _number(x):
         return "0"
     if abs(x) < 10.0**-DIGITS:
         return f"{x:.1e}"
-    return f"{round(x, DIGITS) + 0.0:.{DIGITS + 1}g}".rstrip("0").rstrip(".")
+    text = f"{round(x, DIGITS) + 0.0:.{DIGITS + 1}g}"
+    return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
 
 
 # --- the guarded call -------------------------------------------------------------------------
@@ -244,12 +254,15 @@ def _call_with_limit(function, args, limit):
     """``function(*args)`` stopped after ``limit`` seconds (:class:`TimeLimit`)."""
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
         previous = signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, limit)
+        outer, _ = signal.setitimer(signal.ITIMER_REAL, limit)  # a caller's own alarm, if any
+        start = time.monotonic()
         try:
             return function(*args)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            if outer > 0:  # give the caller's alarm back what remains of it
+                signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 1e-3))
     box = {}
 
     def target():
@@ -287,7 +300,7 @@ def _call(exercise, function, problem, limit):
         raise _Stop(
             problem,
             Failure(
-                "the time limit",
+                TIME_LIMIT_CONDITION,
                 f"the call ran longer than the limit of {limit:g} s and was stopped: an "
                 "infinite loop, or a stopping test that is never met?",
             ),

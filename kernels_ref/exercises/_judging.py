@@ -24,6 +24,9 @@ from ._core import Failure, Problem, _text
 
 # --- converting the answer --------------------------------------------------------------------
 
+#: The usual causes of a NaN or an infinity in an answer.
+NOT_FINITE = "a division by zero, or the square root of a negative number?"
+
 
 def _kind_of(got):
     if got is None:
@@ -63,7 +66,7 @@ def array_output(shape, what="the result"):
         if not np.all(np.isfinite(arr)):
             return Failure(
                 "finite values",
-                f"{what} has NaN or infinite entries (a division by zero?)",
+                f"{what} has NaN or infinite entries ({NOT_FINITE})",
                 got=_text(arr),
             )
         return arr
@@ -82,7 +85,7 @@ def number_output(what="the result"):
         except (TypeError, ValueError):
             return Failure("a number", f"{what} should be a number; got {_kind_of(got)}")
         if not np.isfinite(x):
-            return Failure("a finite number", f"{what} is {x} (a division by zero?)")
+            return Failure("a finite number", f"{what} is {x} ({NOT_FINITE})")
         return x
 
     return convert
@@ -98,7 +101,7 @@ def tuple_output(**parts):
                 f"a tuple ({names})", f"the function should return ({names}); got {_kind_of(got)}"
             )
         values = []
-        for (name, part), value in zip(parts.items(), got):
+        for part, value in zip(parts.values(), got, strict=True):
             converted = part(value, problem)
             if isinstance(converted, Failure):
                 return converted
@@ -137,9 +140,17 @@ def size(x):
     return max(1.0, float(np.max(np.abs(x))))
 
 
+def flat(answer):
+    """An answer as one float array; a tuple answer such as ``(w, b)`` as its parts end to end."""
+    if isinstance(answer, tuple):
+        return np.concatenate([np.ravel(np.asarray(part, dtype=float)) for part in answer])
+    return np.asarray(answer, dtype=float)
+
+
 def close(got, expected, tol):
-    """Whether ``got`` is within ``tol`` times :func:`size` of ``expected``, entrywise."""
-    got, expected = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
+    """Whether ``got`` is within ``tol`` times :func:`size` of ``expected``, entrywise (tuple
+    answers part by part, :func:`flat`)."""
+    got, expected = flat(got), flat(expected)
     return got.shape == expected.shape and np.max(np.abs(got - expected)) <= tol * size(expected)
 
 
@@ -151,7 +162,7 @@ def compare(problem, got, expected, tol, condition, symptoms=()):
     for message, holds in symptoms:
         if holds(problem, got, expected):
             return Failure(condition, message, _text(expected), _text(got))
-    gap = float(np.max(np.abs(np.asarray(got) - np.asarray(expected))))
+    gap = float(np.max(np.abs(flat(got) - flat(expected))))
     return Failure(
         condition,
         f"differs from the reference by up to {_text(gap)}",
@@ -169,6 +180,20 @@ def offset(problem, got, expected):
     """Symptom: the answer is off by one constant in every entry (a missing intercept or mean)."""
     d = np.ravel(np.asarray(got) - np.asarray(expected))
     return d.size > 1 and np.ptp(d) <= 1e-8 * size(expected) and abs(d[0]) > 1e-8 * size(expected)
+
+
+def either(symptoms, *args):
+    """The symptoms that hold on ``args`` joined into one, which always holds (none: ``()``).
+
+    On a small problem two mistakes can give the same answer (``K^{-1} y`` and ``(K + lam
+    11^T)^{-1} y`` when ``1^T K^{-1} y = 0``); the message then names each, rather than the
+    first only. For :func:`compare` pass ``(problem, got, expected)``, for
+    :func:`dual_certificate` the answer.
+    """
+    found = [message for message, holds in symptoms if holds(*args)]
+    if not found:
+        return ()
+    return (("; or, the same answer on this problem, ".join(found), lambda *_: True),)
 
 
 # --- certificates of the duals -----------------------------------------------------------------
