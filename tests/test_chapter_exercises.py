@@ -15,8 +15,9 @@ import pytest
 from kernels_ref import exercises
 
 BOOK = pathlib.Path(__file__).resolve().parent.parent / "book"
+# The solution's fence has four backticks, so that it can hold the python block's three.
 SOLUTION = re.compile(
-    r"```{solution} (?P<label>ch\d\d-ex-implement-(?P<name>[a-z0-9-]+))\n(?P<body>.*?)\n`{3,4}\n",
+    r"````{solution} (?P<label>ch\d\d-ex-implement-(?P<name>[a-z0-9-]+))\n(?P<body>.*?)\n````\n",
     re.S,
 )
 PYTHON = re.compile(r"```python\n(?P<code>.*?)```", re.S)

@@ -512,10 +512,15 @@ def test_every_chapter_declares_what_its_code_imports(path):
     pip = "".join(out["cells"][2]["source"])
     assert pip.startswith("# %pip install ")
     declared = set(re.findall(r'"([^"]+)"', pip))
-    # scikit-learn and cvxpy come with the package's extras of those names, not on their own
+    # scikit-learn, cvxpy and hypothesis come with the package's extras named after the modules
+    # that import them, not on their own
     extras = [
         e
-        for e, used in (("cvx", r"import cvx|cvxpy"), ("sklearn", "sklearn"))
+        for e, used in (
+            ("cvx", r"import cvx|cvxpy"),
+            ("exercises", r"import exercises|kernels_ref\.exercises"),
+            ("sklearn", "sklearn"),
+        )
         if re.search(used, code)
     ]
     expected = {f"kernels-ref[{','.join(extras)}]" if extras else "kernels-ref"}
