@@ -199,7 +199,7 @@ def test_a_report_shows_problem_expected_and_returned():
     report = exercises.check("gaussian_gram", _gram_no_two)
     text = str(report)
     assert text.startswith("gaussian_gram: FAILED")
-    for part in ("smallest failing problem", "expected:", "returned:", "Judged:", "time limit"):
+    for part in ("smallest failing problem", "expected:", "returned:", "Judged:", "Time limit:"):
         assert part in text
     assert all(len(line) <= 88 for line in text.splitlines())
     assert report.line().startswith("gaussian_gram: FAILED on ")

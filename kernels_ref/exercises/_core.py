@@ -161,7 +161,8 @@ class Report:
             lines.append(f"  expected: {self.expected}")
         if self.got is not None:
             lines.append(f"  returned: {self.got}")
-        lines.append(f"  Judged: {self.tolerance}; time limit {self.time_limit:g}\u00a0s a call.")
+        lines.append(f"  Judged: {self.tolerance}.")
+        lines.append(f"  Time limit: {self.time_limit:g} s a call.")
         return "\n".join(_wrap(line) for line in lines)
 
     def __repr__(self):
