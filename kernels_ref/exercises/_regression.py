@@ -40,10 +40,17 @@ def kernel_ridge(K, y, lam):
 
 
 @st.composite
-def _ridge_problems(draw):
-    X = as_array(draw(points(1, 8)))
+def _regression_data(draw, max_size):
+    """Distinct points with integer coordinates in [-2, 2] and integer targets in [-2, 2]."""
+    X = as_array(draw(points(1, max_size)))
     n = len(X)
-    y = np.array(draw(st.lists(st.integers(-2, 2), min_size=n, max_size=n)), dtype=float)
+    return X, np.array(draw(st.lists(st.integers(-2, 2), min_size=n, max_size=n)), dtype=float)
+
+
+@st.composite
+def _ridge_problems(draw):
+    X, y = draw(_regression_data(8))
+    n = len(X)
     lam = draw(st.sampled_from([1.0, 0.5, 2.0]))
     K = (1.0 + X @ X.T) ** 2
     return Problem(
@@ -151,9 +158,8 @@ def svr_dual(K, y, C, epsilon):
 
 @st.composite
 def _svr_problems(draw):
-    X = as_array(draw(points(1, 7)))
+    X, y = draw(_regression_data(7))
     n = len(X)
-    y = np.array(draw(st.lists(st.integers(-2, 2), min_size=n, max_size=n)), dtype=float)
     C = draw(st.sampled_from([1.0, 0.5, 2.0]))
     epsilon = draw(st.sampled_from([0.5, 1.0, 0.0]))
     args = {"K": X @ X.T, "y": y, "C": C, "epsilon": epsilon}
