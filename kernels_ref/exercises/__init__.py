@@ -147,6 +147,4 @@ def check(name, function, *, time_limit=TIME_LIMIT, max_examples=MAX_EXAMPLES):
         mistake, what was expected and what came back. ``print(report)`` shows it all,
         ``report.line()`` one line.
     """
-    return run_check(
-        _EXERCISES[name], function, time_limit=time_limit, max_examples=max_examples
-    )
+    return run_check(_EXERCISES[name], function, time_limit=time_limit, max_examples=max_examples)
