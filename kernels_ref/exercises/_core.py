@@ -335,6 +335,7 @@ def run_check(exercise, function, *, time_limit=TIME_LIMIT, max_examples=MAX_EXA
     tried = []
 
     @hypothesis.settings(
+        hypothesis.settings.get_profile("default"),  # not the caller's own profile
         max_examples=max_examples,
         derandomize=True,
         database=None,
