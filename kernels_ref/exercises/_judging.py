@@ -205,17 +205,10 @@ def dual_objective(alpha, Q, p):
     return float(-0.5 * alpha @ Q @ alpha - p @ alpha)
 
 
-def dual_certificate(alpha, K, y, C, p, best, *, tol, words, symptoms=()):
-    r"""Judge ``alpha`` for :math:`\max -\tfrac12\alpha^\top Q\alpha - p^\top\alpha`,
-    :math:`y^\top\alpha = 0`, :math:`0 \le \alpha \le C` (:math:`Q = yy^\top \circ K`), whose
-    optimum is ``best``: feasibility, then the objective, then the KKT conditions.
-
-    ``words`` names the variables and bounds in the exercise's terms: a dict with ``alpha``
-    (the name of the vector) and ``sum`` (how :math:`y^\top\alpha` reads). A failure's message
-    says which condition failed and the likely mistake: for a feasible answer below the
-    optimum, the first of ``symptoms``, pairs ``(message, holds(alpha))``, that holds.
-    """
-    a = words["alpha"]
+def _infeasible(alpha, y, C, nu, tol, words):
+    """The first constraint of the dual that ``alpha`` breaks, as a :class:`Failure` (see
+    :func:`dual_certificate`), or ``None``."""
+    a, c = words["alpha"], words.get("C", "C")
     scale = size(alpha)
     low = float(alpha.min())
     if low < -tol * scale:
@@ -227,9 +220,9 @@ def dual_certificate(alpha, K, y, C, p, best, *, tol, words, symptoms=()):
     high = float(np.max(alpha - C))
     if high > tol * scale:
         return Failure(
-            f"{a} <= C",
-            f"{a} outside [0, C]: an entry is {_text(high)} above C = {_text(float(np.max(C)))}; "
-            "the upper bound C is missing",
+            f"{a} <= {c}",
+            f"{a} outside [0, {c}]: an entry is {_text(high)} above {c} = "
+            f"{_text(float(np.max(C)))}; the upper bound {c} is missing",
             got=_text(alpha),
         )
     balance = float(y @ alpha)
@@ -240,6 +233,37 @@ def dual_certificate(alpha, K, y, C, p, best, *, tol, words, symptoms=()):
             "the derivative in b) is missing",
             got=_text(alpha),
         )
+    total = float(np.sum(alpha))
+    if nu is not None and total < nu - tol * scale:
+        return Failure(
+            f"sum_i {a}_i >= nu",
+            f"sum_i {a}_i = {_text(total)}, below nu = {_text(nu)}: the constraint sum_i {a}_i "
+            ">= nu is not met",
+            got=_text(alpha),
+        )
+    return None
+
+
+def dual_certificate(alpha, K, y, C, p, best, *, tol, words, symptoms=(), nu=None):
+    r"""Judge ``alpha`` for :math:`\max -\tfrac12\alpha^\top Q\alpha - p^\top\alpha`,
+    :math:`y^\top\alpha = 0`, :math:`0 \le \alpha \le C` (:math:`Q = yy^\top \circ K`), whose
+    optimum is ``best``: feasibility, then the objective, then the KKT conditions.
+
+    ``nu`` adds the constraint :math:`\sum_i\alpha_i \ge \nu` of the ν-SVM (``p = 0``,
+    ``C = 1/n``). Its KKT conditions are those of :math:`\sum_{y_i = \pm1}\alpha_i = \nu/2`
+    where :math:`\sum_i\alpha_i = \nu`, and those of the equality alone where the sum is
+    larger (then the optimum is :math:`w = 0`, as in :func:`kernels_ref.cvx.nu_svm_dual`).
+
+    ``words`` names the variables and bounds in the exercise's terms: a dict with ``alpha``
+    (the name of the vector), ``sum`` (how :math:`y^\top\alpha` reads) and, optionally, ``C``
+    (how the upper bound reads, ``"C"`` by default). A failure's message says which condition
+    failed and the likely mistake: for a feasible answer below the optimum, the first of
+    ``symptoms``, pairs ``(message, holds(alpha))``, that holds.
+    """
+    infeasible = _infeasible(alpha, y, C, nu, tol, words)
+    if infeasible is not None:
+        return infeasible
+    scale, total = size(alpha), float(np.sum(alpha))
     Q = np.outer(y, y) * K
     value = dual_objective(alpha, Q, p)
     if value < best - tol * max(1.0, abs(best)):
@@ -250,7 +274,9 @@ def dual_certificate(alpha, K, y, C, p, best, *, tol, words, symptoms=()):
             f"{_text(best)}" + (f"; {found[0]}" if found else ""),
             got=_text(alpha),
         )
-    violation = _kkt_violation(alpha, K, y, C, p=p, atol=tol * scale)
+    if nu is not None and total > nu + tol * scale:
+        nu = None  # sum_i alpha_i >= nu slack: its multiplier is 0
+    violation = _kkt_violation(alpha, K, y, C, p=p, nu=nu, atol=tol * scale)
     if violation > np.sqrt(tol):
         return Failure(
             "the KKT conditions",

@@ -1,4 +1,4 @@
-r"""Exercises of chapters 4, 5 and 7: the duals of the SVM, SMO's step, the intercept.
+r"""Exercises of chapters 4 to 7: the duals of the SVM and the ν-SVM, SMO's step, the intercept.
 
 The duals are judged by certificate (their solution need not be unique); SMO's step, unique
 because :math:`\eta = K_{ii} + K_{jj} - 2K_{ij} > 0` on distinct points with the linear
@@ -7,10 +7,11 @@ the interval of :math:`b` that the KKT conditions allow.
 """
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from ..smo import smo_textbook
-from ..svm import _bound_tol, _sets, hard_margin, intercept_free_sv, soft_margin_l1
+from ..svm import _bound_tol, _sets, hard_margin, intercept_free_sv, nu_svm, soft_margin_l1
 from ._core import Exercise, Failure, _text
 from ._judging import (
     array_output,
@@ -37,18 +38,23 @@ PENALTIES = (1.0, 0.5, 2.0)
 #: How the duals' variables and constraint read in their messages.
 WORDS = {"alpha": "alpha", "sum": "sum_i y_i alpha_i"}
 
+#: The same for the ν-SVM, whose upper bound is 1/n.
+NU_WORDS = {**WORDS, "C": "1/n"}
 
-def _dual_judge(problem, alpha, expected, C, symptoms):
+
+def _dual_judge(problem, alpha, expected, C, symptoms, nu=None):
     r"""The certificate of ``alpha`` for :math:`\max \sum_i\alpha_i - \frac12\alpha^\top Q
-    \alpha`, :math:`y^\top\alpha = 0`, :math:`0 \le \alpha \le C`, whose optimum is the
-    reference's ``expected`` (:func:`dual_certificate`). When it fails and some of
-    ``symptoms``, pairs ``(message, holds(alpha))``, hold, the message names those mistakes
-    (:func:`either`) first and the certificate's finding after them. The report shows the
-    reference's alpha: one optimal alpha, among possibly many."""
+    \alpha`, :math:`y^\top\alpha = 0`, :math:`0 \le \alpha \le C` (with ``nu``, the ν-SVM's
+    :math:`\max -\frac12\alpha^\top Q\alpha` with also :math:`\sum_i\alpha_i \ge \nu`),
+    whose optimum is the reference's ``expected`` (:func:`dual_certificate`). When it fails and
+    some of ``symptoms``, pairs ``(message, holds(alpha))``, hold, the message names those
+    mistakes (:func:`either`) first and the certificate's finding after them. The report shows
+    the reference's alpha: one optimal alpha, among possibly many."""
     K, y = problem.args["K"], problem.args["y"]
-    p = -np.ones(len(y))
+    p = -np.ones(len(y)) if nu is None else np.zeros(len(y))
     best = dual_objective(expected, np.outer(y, y) * K, p)
-    failure = dual_certificate(alpha, K, y, C, p, best, tol=DUAL_TOL, words=WORDS)
+    words = WORDS if nu is None else NU_WORDS
+    failure = dual_certificate(alpha, K, y, C, p, best, tol=DUAL_TOL, words=words, nu=nu)
     if failure is None:
         return None
     found = either(symptoms, alpha)
@@ -66,13 +72,14 @@ def _dual_tolerance(box):
     )
 
 
+#: The mistake of a dual whose matrix is K rather than Q = yy^T o K.
+WITHOUT_LABELS = "alpha solves the dual without the labels: Q_ij = y_i y_j K_ij, not K_ij"
+
+
 def _without_labels(K, y, C, p):
     """Symptom: ``alpha`` solves the dual with Q = K. (``optimal`` judges the dual whose Q is
     yy^T o M for the matrix M it is given: for M = yy^T o K, that Q is K.)"""
-    return (
-        "alpha solves the dual without the labels: Q_ij = y_i y_j K_ij, not K_ij",
-        lambda a: optimal(a, np.outer(y, y) * K, y, C, p, tol=DUAL_TOL),
-    )
+    return WITHOUT_LABELS, lambda a: optimal(a, np.outer(y, y) * K, y, C, p, tol=DUAL_TOL)
 
 
 def _stationary(K, y, bounds):
@@ -549,4 +556,92 @@ INTERCEPT = Exercise(
     judge=_intercept_judge,
 )
 
-EXERCISES = (HARD_MARGIN_DUAL, SOFT_MARGIN_L1_DUAL, SMO_STEP, INTERCEPT)
+# --- the nu-SVM's dual --------------------------------------------------------------------------
+
+#: The nu of the problems: simple fractions, kept where feasible, nu <= 2 min(n+, n-) / n (the
+#: first, where shrinking goes, is feasible on any problem of at most four points).
+NUS = (0.5, 0.25, 1.0)
+
+
+def nu_svm_dual(K, y, nu):
+    r"""The ν-SVM's dual :math:`\alpha` (:func:`kernels_ref.svm.nu_svm`: SMO with
+    :math:`\sum_{y_i = \pm1}\alpha_i = \nu/2`, which an optimal :math:`\alpha` satisfies)."""
+    return nu_svm(K, y, nu, tol=1e-10).alpha
+
+
+@st.composite
+def _nu_problems(draw):
+    X, y = draw(labelled(2, 7))
+    nu = draw(st.sampled_from(NUS))
+    assume(nu <= 2 * min(np.sum(y > 0), np.sum(y < 0)) / len(y))
+    return linear_problem({"K": X @ X.T, "y": y, "nu": nu}, {"X": X, "y": y, "nu": nu})
+
+
+def _nu_solves(K, y, nu):
+    """Symptom: ``alpha`` passes the certificate of the nu-SVM's dual of the matrix ``K``."""
+    n = len(y)
+    best = dual_objective(nu_svm_dual(K, y, nu), np.outer(y, y) * K, np.zeros(n))
+
+    def holds(alpha):
+        return (
+            dual_certificate(
+                alpha, K, y, 1.0 / n, np.zeros(n), best, tol=DUAL_TOL, words=NU_WORDS, nu=nu
+            )
+            is None
+        )
+
+    return holds
+
+
+def _nu_judge(problem, alpha, expected):
+    """The certificate of the nu-SVM's dual (:func:`_dual_judge` with ``nu``), and the
+    symptoms of its classic mistakes."""
+    K, y, nu = problem.args.values()
+    n, Q = len(y), np.outer(y, y) * K
+    linear = -np.ones(n)  # the C-SVM's linear term, p = -1
+    symptoms = (
+        (
+            "alpha solves the C-SVM's dual (with C = 1/n or C = 1): its linear term sum_i "
+            "alpha_i does not belong in the nu-SVM's objective, -1/2 alpha^T Q alpha",
+            lambda a: any(optimal(a, K, y, C, linear, tol=DUAL_TOL) for C in (1.0 / n, 1.0)),
+        ),
+        (
+            "n alpha is optimal: alpha in LIBSVM's scaling (0 <= alpha_i <= 1, sum_i alpha_i = "
+            "n nu); divide it by n",
+            lambda a: abs(np.sum(a) - n * nu) <= n * DUAL_TOL and _nu_solves(K, y, nu)(a / n),
+        ),
+        (WITHOUT_LABELS, lambda a: _nu_solves(Q, y, nu)(a)),  # Q o yy^T = K
+        (
+            "alpha = 0: the constraint sum_i alpha_i >= nu is missing, without which alpha = 0 "
+            "is optimal",
+            lambda a: np.sum(a) < nu - DUAL_TOL and a @ Q @ a <= 2 * DUAL_TOL,  # the maximum 0
+        ),
+        (
+            "alpha_i above 1/n: the upper bound of the box 0 <= alpha_i <= 1/n is missing, or "
+            "C = 1 of the C-SVM is used in its place",
+            lambda a: np.max(a) > 1.0 / n + DUAL_TOL * size(a),
+        ),
+    )
+    return _dual_judge(problem, alpha, expected, 1.0 / n, symptoms, nu=nu)
+
+
+NU_SVM_DUAL = Exercise(
+    name="nu_svm_dual",
+    signature="nu_svm_dual(K, y, nu) -> alpha",
+    statement=(
+        "K of shape (n, n), labels y in {-1, +1} (both classes), nu in (0, 2 min(n+, n-) / n] "
+        "(n+ and n- the sizes of the classes): alpha of shape (n,) that maximises -1/2 sum_ij "
+        "alpha_i alpha_j y_i y_j K_ij subject to 0 <= alpha_i <= 1/n, sum_i y_i alpha_i = 0 "
+        "and sum_i alpha_i >= nu (the nu-SVM's dual: no linear term, the box 1/n). An optimal "
+        "alpha with sum_i alpha_i = nu always exists; where a larger sum is optimal too (w = "
+        "0), it is right as well. Any solver (cvxpy, SMO, your own)."
+    ),
+    tolerance=_dual_tolerance("0 <= alpha_i <= 1/n, sum_i alpha_i >= nu"),
+    chapter="ch06_nu_svm",
+    reference=nu_svm_dual,
+    problems=_nu_problems,
+    output=array_output(lambda pb: (pb.size,), "alpha"),
+    judge=_nu_judge,
+)
+
+EXERCISES = (HARD_MARGIN_DUAL, SOFT_MARGIN_L1_DUAL, SMO_STEP, INTERCEPT, NU_SVM_DUAL)
