@@ -38,6 +38,7 @@ gaussian_gram: FAILED on 2 points: exp(-|x - z|^2 / sigma^2): the factor 2 of 2 
 """
 
 from .._validation import function, integer, positive, rule, validated
+from ._bounds import EXERCISES as _BOUNDS
 from ._core import MAX_EXAMPLES, TIME_LIMIT, Exercise, Problem, Report, run_check
 from ._kernels import EXERCISES as _KERNELS
 from ._perceptron import EXERCISES as _PERCEPTRON
@@ -58,7 +59,9 @@ __all__ = [
 ]
 
 #: The exercises in the order of the course.
-_EXERCISES = {ex.name: ex for ex in (*_KERNELS, *_PERCEPTRON, *_SVM, *_REGRESSION, *_UNSUPERVISED)}
+_EXERCISES = {
+    ex.name: ex for ex in (*_KERNELS, *_PERCEPTRON, *_SVM, *_BOUNDS, *_REGRESSION, *_UNSUPERVISED)
+}
 
 
 def _name(value, name, args):
