@@ -60,7 +60,11 @@ __all__ = [
 
 #: The exercises in the order of the course.
 _EXERCISES = {
-    ex.name: ex for ex in (*_KERNELS, *_PERCEPTRON, *_SVM, *_BOUNDS, *_REGRESSION, *_UNSUPERVISED)
+    ex.name: ex
+    for ex in sorted(
+        (*_KERNELS, *_PERCEPTRON, *_SVM, *_BOUNDS, *_REGRESSION, *_UNSUPERVISED),
+        key=lambda ex: ex.chapter[:4],  # chNN; within a chapter, the order of its module
+    )
 }
 
 

@@ -249,9 +249,10 @@ SVR_DUAL = Exercise(
     ),
     tolerance=(
         f"by certificate, the answer need not be unique: 0 <= alpha, alpha* <= C and "
-        f"sum_i (alpha_i - alpha*_i) = 0 to {DUAL_TOL:g}, the dual objective within "
-        f"{DUAL_TOL:g} (relative) of its maximum, the KKT conditions (kkt_violation on the 2n "
-        f"variables (alpha, alpha*)) within {np.sqrt(DUAL_TOL):g}"
+        f"sum_i (alpha_i - alpha*_i) = 0 to {DUAL_TOL:g} times the largest entry (or 1), the "
+        f"dual objective within {DUAL_TOL:g} times max(1, |maximum|) of its maximum, the KKT "
+        f"conditions (kkt_violation on the 2n variables (alpha, alpha*)) within "
+        f"{np.sqrt(DUAL_TOL):g}"
     ),
     chapter="ch10_svr",
     reference=svr_dual,

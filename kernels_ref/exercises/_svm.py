@@ -67,8 +67,9 @@ def _dual_judge(problem, alpha, expected, C, symptoms, nu=None):
 def _dual_tolerance(box):
     return (
         f"by certificate, the answer need not be unique: {box} and sum_i y_i alpha_i = 0 to "
-        f"{DUAL_TOL:g}, the dual objective within {DUAL_TOL:g} (relative) of its maximum, the KKT "
-        f"conditions (kkt_violation) within {np.sqrt(DUAL_TOL):g}"
+        f"{DUAL_TOL:g} times max(1, max_i alpha_i), the dual objective within {DUAL_TOL:g} "
+        f"times max(1, |maximum|) of its maximum, the KKT conditions (kkt_violation) within "
+        f"{np.sqrt(DUAL_TOL):g}"
     )
 
 
