@@ -337,10 +337,17 @@ def _intercept(v, alpha, y, C, atol):
     free = (alpha > atol) & (alpha < C - atol)
     if np.any(free):
         return float(np.mean(v[free]))
+    return _midpoint(*_kkt_interval(v, alpha, y, C, atol))
+
+
+def _kkt_interval(v, alpha, y, C, atol):
+    r"""``(m, M)``: :math:`m = \max_{I_{up}} v_t`, :math:`M = \min_{I_{low}} v_t` (an empty set
+    gives :math:`\mp\infty`). For :math:`v = y - f_0` at a solution, the intercepts the KKT
+    conditions allow are :math:`[m, M]` (the ends cross by the round-off of ``alpha``)."""
     up, low = _sets(alpha, y, C, atol)
     m = float(np.max(v, where=up, initial=-np.inf))
     M = float(np.min(v, where=low, initial=np.inf))
-    return _midpoint(m, M)
+    return m, M
 
 
 def _midpoint(lo, hi):

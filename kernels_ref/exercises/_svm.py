@@ -11,7 +11,14 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from ..smo import smo_textbook
-from ..svm import _bound_tol, _sets, hard_margin, intercept_free_sv, nu_svm, soft_margin_l1
+from ..svm import (
+    _bound_tol,
+    _kkt_interval,
+    hard_margin,
+    intercept_free_sv,
+    nu_svm,
+    soft_margin_l1,
+)
 from ._core import Exercise, Failure, _text
 from ._judging import (
     array_output,
@@ -442,8 +449,7 @@ def _interval(problem, v):
     conditions allow: :math:`y_t f(x_t) \ge 1` where :math:`\alpha_t = 0`, :math:`= 1` where
     :math:`0 < \alpha_t < C`, :math:`\le 1` where :math:`\alpha_t = C`."""
     alpha, _, y, C = problem.args.values()
-    up, low = _sets(alpha, y, C, _bound_tol(alpha))
-    ends = float(np.max(v[up])), float(np.min(v[low]))
+    ends = _kkt_interval(v, alpha, y, C, _bound_tol(alpha))
     return min(ends), max(ends)
 
 
