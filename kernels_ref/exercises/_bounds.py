@@ -9,6 +9,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ..bounds import margin_slacks as _margin_slacks
+from ..report import _tolerance
 from ._core import Exercise, Problem
 from ._judging import array_output, close, compare, either
 
@@ -124,8 +125,8 @@ MARGIN_SLACKS = Exercise(
         "misclassified)."
     ),
     tolerance=(
-        f"each slack within {SLACK_TOL:g} times the largest slack of the reference (or 1); f has "
-        "integer entries"
+        f"each slack within {_tolerance(SLACK_TOL)} times the largest slack of the reference "
+        "(or 1); f has integer entries"
     ),
     chapter="ch08_generalisation",
     reference=margin_slacks,

@@ -6,6 +6,7 @@ from dataclasses import replace
 import numpy as np
 from hypothesis import strategies as st
 
+from ..report import _tolerance
 from ..ridge import kernel_ridge as _kernel_ridge
 from ..svr import svr
 from ._core import Exercise, Failure, Problem, _text
@@ -136,8 +137,8 @@ KERNEL_RIDGE = Exercise(
         "inverse is needed."
     ),
     tolerance=(
-        f"each entry of alpha within {RIDGE_TOL:g} times the largest |alpha_i| (or 1) of the "
-        "reference"
+        f"each entry of alpha within {_tolerance(RIDGE_TOL)} times the largest |alpha_i| "
+        "(or 1) of the reference"
     ),
     chapter="ch09_kernel_ridge",
     reference=kernel_ridge,
@@ -249,10 +250,10 @@ SVR_DUAL = Exercise(
     ),
     tolerance=(
         f"by certificate, the answer need not be unique: 0 <= alpha, alpha* <= C and "
-        f"sum_i (alpha_i - alpha*_i) = 0 to {DUAL_TOL:g} times the largest entry (or 1), the "
-        f"dual objective within {DUAL_TOL:g} times max(1, |maximum|) of its maximum, the KKT "
-        f"conditions (kkt_violation on the 2n variables (alpha, alpha*)) within "
-        f"{np.sqrt(DUAL_TOL):g}"
+        f"sum_i (alpha_i - alpha*_i) = 0 to {_tolerance(DUAL_TOL)} times the largest entry "
+        f"(or 1), the dual objective within {_tolerance(DUAL_TOL)} times max(1, |maximum|) of its "
+        f"maximum, the KKT conditions (kkt_violation on the 2n variables (alpha, alpha*)) within "
+        f"{_tolerance(np.sqrt(DUAL_TOL))}"
     ),
     chapter="ch10_svr",
     reference=svr_dual,

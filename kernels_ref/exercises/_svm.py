@@ -10,6 +10,7 @@ import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
 
+from ..report import _tolerance
 from ..smo import smo_textbook
 from ..svm import (
     _bound_tol,
@@ -74,9 +75,10 @@ def _dual_judge(problem, alpha, expected, C, symptoms, nu=None):
 def _dual_tolerance(box):
     return (
         f"by certificate, the answer need not be unique: {box} and sum_i y_i alpha_i = 0 to "
-        f"{DUAL_TOL:g} times max(1, max_i alpha_i), the dual objective within {DUAL_TOL:g} "
-        f"times max(1, |maximum|) of its maximum, the KKT conditions (kkt_violation) within "
-        f"{np.sqrt(DUAL_TOL):g}"
+        f"{_tolerance(DUAL_TOL)} times max(1, max_i alpha_i), the dual objective within "
+        f"{_tolerance(DUAL_TOL)} times max(1, |maximum|) of its maximum, the KKT conditions "
+        f"(kkt_violation) within "
+        f"{_tolerance(np.sqrt(DUAL_TOL))}"
     )
 
 
@@ -413,7 +415,7 @@ SMO_STEP = Exercise(
     ),
     tolerance=(
         f"against the reference (the minimiser is unique, eta > 0): every entry within "
-        f"{STEP_TOL:g} times max(1, max_k alpha_k)"
+        f"{_tolerance(STEP_TOL)} times max(1, max_k alpha_k)"
     ),
     chapter="ch07_smo",
     reference=smo_step,
@@ -554,7 +556,7 @@ INTERCEPT = Exercise(
     ),
     tolerance=(
         f"by certificate: b in the interval that the KKT conditions allow (one value when a "
-        f"support vector is free), to {INTERCEPT_TOL:g} times max(1, |b|)"
+        f"support vector is free), to {_tolerance(INTERCEPT_TOL)} times max(1, |b|)"
     ),
     chapter="ch05_soft_margins",
     reference=intercept,

@@ -11,6 +11,7 @@ from ..cca import kernel_cca as _kernel_cca
 from ..clustering import cluster_mean_distances
 from ..feature_space import center_gram
 from ..pca import kernel_pca as _kernel_pca
+from ..report import _tolerance
 from ._core import Exercise, Failure, Problem, _text
 from ._judging import (
     COORDINATE,
@@ -170,9 +171,9 @@ KERNEL_PCA = Exercise(
     ),
     tolerance=(
         f"up to the sign of each column (flipped to match the reference's), each entry within "
-        f"{PCA_TOL:g} times the largest (or 1); where an eigenvalue repeats, any basis of its "
-        f"eigenspace: Kc P = P diag(lambda) and P^T P = diag(lambda) within {PCA_TOL:g} "
-        f"(relative)"
+        f"{_tolerance(PCA_TOL)} times the largest (or 1); where an eigenvalue repeats, any basis "
+        f"of its eigenspace: Kc P = P diag(lambda) and P^T P = diag(lambda) within "
+        f"{_tolerance(PCA_TOL)} (relative)"
     ),
     chapter="ch11_kernel_pca",
     reference=kernel_pca,
@@ -293,7 +294,7 @@ KERNEL_CCA = Exercise(
         "convention of kernels_ref.cca.kernel_cca (center=True, its objective[0]). A number "
         "in [0, 1)."
     ),
-    tolerance=f"within {CCA_TOL:g} of the reference",
+    tolerance=f"within {_tolerance(CCA_TOL)} of the reference",
     chapter="ch12_kernel_cca",
     reference=kernel_cca,
     problems=_cca_problems,
@@ -441,7 +442,7 @@ KERNEL_KMEANS_STEP = Exercise(
     ),
     tolerance=(
         f"by certificate, ties make the answer non-unique: each point's new cluster at a "
-        f"minimal squared distance (cluster_mean_distances), within {KMEANS_TOL:g} times "
+        f"minimal squared distance (cluster_mean_distances), within {_tolerance(KMEANS_TOL)} times "
         f"max(1, max_i K_ii)"
     ),
     chapter="ch13_kernel_kmeans",
